@@ -1,0 +1,403 @@
+//! The fifteen runtime element types and their metadata.
+//!
+//! [`DType`] is a small `Copy` enum; every fact about a dtype (size, kind,
+//! names, significand width, integer range, float limits) is a `const fn`
+//! on it, so promotion rules and kernels read the same source of truth.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+
+/// A runtime element type.
+///
+/// The order of the variants is the order TensorFlow's promotion tables use
+/// (bool, unsigned, signed, floats, complex).
+///
+/// ```
+/// use lattensor::DType;
+/// let d: DType = "bfloat16".parse().unwrap();
+/// assert_eq!(d, DType::BF16);
+/// assert_eq!(d.size(), 2);
+/// assert_eq!(d.short_name(), "bf16");
+/// assert_eq!("i32".parse::<DType>().unwrap().name(), "int32");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+#[repr(u8)]
+pub enum DType {
+    /// Boolean, one byte holding 0 or 1.
+    Bool,
+    /// Unsigned 8-bit integer.
+    U8,
+    /// Unsigned 16-bit integer.
+    U16,
+    /// Unsigned 32-bit integer.
+    U32,
+    /// Unsigned 64-bit integer.
+    U64,
+    /// Signed 8-bit integer.
+    I8,
+    /// Signed 16-bit integer.
+    I16,
+    /// Signed 32-bit integer.
+    I32,
+    /// Signed 64-bit integer.
+    I64,
+    /// bfloat16 (8 exponent bits, 8 significand bits), [`half::bf16`].
+    BF16,
+    /// IEEE half precision, [`half::f16`].
+    F16,
+    /// IEEE single precision.
+    F32,
+    /// IEEE double precision.
+    F64,
+    /// Complex number of two `f32`, [`num_complex::Complex32`].
+    C64,
+    /// Complex number of two `f64`, [`num_complex::Complex64`].
+    C128,
+}
+
+/// The category a dtype belongs to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Kind {
+    /// `bool`.
+    Bool,
+    /// Unsigned integers.
+    UInt,
+    /// Signed integers.
+    Int,
+    /// Real floating point.
+    Float,
+    /// Complex floating point.
+    Complex,
+}
+
+/// Integer limits, like `numpy.iinfo`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct IInfo {
+    /// Width in bits.
+    pub bits: u32,
+    /// Smallest value.
+    pub min: i128,
+    /// Largest value.
+    pub max: i128,
+}
+
+/// Floating-point limits, like `numpy.finfo` (for complex dtypes: of one component).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct FInfo {
+    /// Width in bits of one real component.
+    pub bits: u32,
+    /// Significand bits including the implicit leading bit (f32: 24).
+    pub significand_bits: u32,
+    /// Exponent bits.
+    pub exponent_bits: u32,
+    /// Difference between 1.0 and the next representable value.
+    pub eps: f64,
+    /// Largest finite value.
+    pub max: f64,
+    /// Most negative finite value.
+    pub min: f64,
+    /// Smallest positive normal value.
+    pub smallest_normal: f64,
+    /// Smallest positive subnormal value.
+    pub smallest_subnormal: f64,
+}
+
+impl DType {
+    /// All fifteen dtypes, in table order.
+    pub const ALL: [DType; 15] = [
+        DType::Bool,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U64,
+        DType::I8,
+        DType::I16,
+        DType::I32,
+        DType::I64,
+        DType::BF16,
+        DType::F16,
+        DType::F32,
+        DType::F64,
+        DType::C64,
+        DType::C128,
+    ];
+
+    /// Position in [`DType::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Size of one element in bytes.
+    pub const fn size(self) -> usize {
+        match self {
+            DType::Bool | DType::U8 | DType::I8 => 1,
+            DType::U16 | DType::I16 | DType::BF16 | DType::F16 => 2,
+            DType::U32 | DType::I32 | DType::F32 => 4,
+            DType::U64 | DType::I64 | DType::F64 | DType::C64 => 8,
+            DType::C128 => 16,
+        }
+    }
+
+    /// The dtype's category.
+    pub const fn kind(self) -> Kind {
+        match self {
+            DType::Bool => Kind::Bool,
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 => Kind::UInt,
+            DType::I8 | DType::I16 | DType::I32 | DType::I64 => Kind::Int,
+            DType::BF16 | DType::F16 | DType::F32 | DType::F64 => Kind::Float,
+            DType::C64 | DType::C128 => Kind::Complex,
+        }
+    }
+
+    /// TensorFlow / NumPy name: `"float32"`, `"bfloat16"`, `"complex128"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::U8 => "uint8",
+            DType::U16 => "uint16",
+            DType::U32 => "uint32",
+            DType::U64 => "uint64",
+            DType::I8 => "int8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::BF16 => "bfloat16",
+            DType::F16 => "float16",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
+        }
+    }
+
+    /// Short name: `"f32"`, `"bf16"`, `"c128"`, `"b"` for bool.
+    pub const fn short_name(self) -> &'static str {
+        match self {
+            DType::Bool => "b",
+            DType::U8 => "u8",
+            DType::U16 => "u16",
+            DType::U32 => "u32",
+            DType::U64 => "u64",
+            DType::I8 => "i8",
+            DType::I16 => "i16",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::BF16 => "bf16",
+            DType::F16 => "f16",
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::C64 => "c64",
+            DType::C128 => "c128",
+        }
+    }
+
+    /// `true` for bool.
+    pub const fn is_bool(self) -> bool {
+        matches!(self, DType::Bool)
+    }
+
+    /// `true` for signed and unsigned integers (not bool).
+    pub const fn is_integer(self) -> bool {
+        matches!(self.kind(), Kind::UInt | Kind::Int)
+    }
+
+    /// `true` for unsigned integers.
+    pub const fn is_unsigned(self) -> bool {
+        matches!(self.kind(), Kind::UInt)
+    }
+
+    /// `true` for real floating-point dtypes.
+    pub const fn is_float(self) -> bool {
+        matches!(self.kind(), Kind::Float)
+    }
+
+    /// `true` for complex dtypes.
+    pub const fn is_complex(self) -> bool {
+        matches!(self.kind(), Kind::Complex)
+    }
+
+    /// `true` for real or complex floating point.
+    pub const fn is_inexact(self) -> bool {
+        matches!(self.kind(), Kind::Float | Kind::Complex)
+    }
+
+    /// The dtype of a real component: `complex64 → float32`, others unchanged.
+    pub const fn real_dtype(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            d => d,
+        }
+    }
+
+    /// Bits of value an integer or bool carries (sign bit excluded), or the
+    /// significand bits of a float / complex component. This is the measure of
+    /// report.md §(c): a conversion int → float is exact iff
+    /// `int.value_bits() <= float.value_bits()`.
+    pub const fn value_bits(self) -> u32 {
+        match self {
+            DType::Bool => 1,
+            DType::U8 => 8,
+            DType::U16 => 16,
+            DType::U32 => 32,
+            DType::U64 => 64,
+            DType::I8 => 7,
+            DType::I16 => 15,
+            DType::I32 => 31,
+            DType::I64 => 63,
+            DType::BF16 => 8,
+            DType::F16 => 11,
+            DType::F32 | DType::C64 => 24,
+            DType::F64 | DType::C128 => 53,
+        }
+    }
+
+    /// Integer limits for bool and integer dtypes, `None` otherwise.
+    ///
+    /// ```
+    /// use lattensor::DType;
+    /// assert_eq!(DType::I8.iinfo().unwrap().min, -128);
+    /// assert_eq!(DType::U64.iinfo().unwrap().max, u64::MAX as i128);
+    /// assert!(DType::F32.iinfo().is_none());
+    /// ```
+    pub const fn iinfo(self) -> Option<IInfo> {
+        let (bits, min, max) = match self {
+            DType::Bool => (8, 0, 1),
+            DType::U8 => (8, 0, u8::MAX as i128),
+            DType::U16 => (16, 0, u16::MAX as i128),
+            DType::U32 => (32, 0, u32::MAX as i128),
+            DType::U64 => (64, 0, u64::MAX as i128),
+            DType::I8 => (8, i8::MIN as i128, i8::MAX as i128),
+            DType::I16 => (16, i16::MIN as i128, i16::MAX as i128),
+            DType::I32 => (32, i32::MIN as i128, i32::MAX as i128),
+            DType::I64 => (64, i64::MIN as i128, i64::MAX as i128),
+            _ => return None,
+        };
+        Some(IInfo { bits, min, max })
+    }
+
+    /// Floating-point limits for float and complex dtypes (per component), `None` otherwise.
+    ///
+    /// ```
+    /// use lattensor::DType;
+    /// let f = DType::F16.finfo().unwrap();
+    /// assert_eq!(f.max, 65504.0);
+    /// assert_eq!(f.eps, 2f64.powi(-10));
+    /// assert_eq!(DType::BF16.finfo().unwrap().significand_bits, 8);
+    /// ```
+    pub fn finfo(self) -> Option<FInfo> {
+        // (total bits, significand bits incl. implicit, exponent bits)
+        let (bits, p, e) = match self.real_dtype() {
+            DType::BF16 => (16, 8, 8),
+            DType::F16 => (16, 11, 5),
+            DType::F32 => (32, 24, 8),
+            DType::F64 => (64, 53, 11),
+            _ => return None,
+        };
+        let emax = (1i32 << (e - 1)) - 1;
+        let emin = 1 - emax;
+        let eps = 2f64.powi(1 - p as i32);
+        let max = (2.0 - eps) * 2f64.powi(emax);
+        Some(FInfo {
+            bits,
+            significand_bits: p,
+            exponent_bits: e,
+            eps,
+            max,
+            min: -max,
+            smallest_normal: 2f64.powi(emin),
+            smallest_subnormal: 2f64.powi(emin - (p as i32 - 1)),
+        })
+    }
+
+    /// Parses a TF/NumPy name (`float32`, `bfloat16`, `half`, `double`, `bool_`),
+    /// a short name (`f32`, `bf16`, `c128`, `b`), or a NumPy type string
+    /// (`<f4`, `|u1`, `<c16`).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an unknown name, listing the accepted names.
+    pub fn parse(name: &str) -> Result<DType> {
+        let n = name.trim();
+        let n = n.strip_prefix("tf.").or_else(|| n.strip_prefix("np.")).unwrap_or(n);
+        let d = match n {
+            "bool" | "b" | "bool_" | "?" | "|b1" | "b1" => DType::Bool,
+            "uint8" | "u8" | "|u1" | "u1" | "<u1" => DType::U8,
+            "uint16" | "u16" | "<u2" | "u2" => DType::U16,
+            "uint32" | "u32" | "<u4" | "u4" => DType::U32,
+            "uint64" | "u64" | "<u8" => DType::U64,
+            "int8" | "i8" | "|i1" | "i1" | "<i1" => DType::I8,
+            "int16" | "i16" | "<i2" | "i2" => DType::I16,
+            "int32" | "i32" | "<i4" | "i4" => DType::I32,
+            "int64" | "i64" | "<i8" => DType::I64,
+            "bfloat16" | "bf16" => DType::BF16,
+            "float16" | "f16" | "half" | "<f2" | "f2" => DType::F16,
+            "float32" | "f32" | "float" | "single" | "<f4" | "f4" => DType::F32,
+            "float64" | "f64" | "double" | "<f8" | "f8" => DType::F64,
+            "complex64" | "c64" | "<c8" | "c8" => DType::C64,
+            "complex128" | "c128" | "complex" | "<c16" | "c16" => DType::C128,
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "unknown dtype name {name:?}; expected one of {} (or a short name such as f32, bf16, c128)",
+                    DType::ALL.map(|d| d.name()).join(", ")
+                )))
+            }
+        };
+        Ok(d)
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl FromStr for DType {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        DType::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for d in DType::ALL {
+            assert_eq!(DType::parse(d.name()).unwrap(), d);
+            assert_eq!(DType::parse(d.short_name()).unwrap(), d);
+            assert_eq!(d.to_string(), d.name());
+        }
+    }
+
+    #[test]
+    fn index_matches_table_order() {
+        for (i, d) in DType::ALL.iter().enumerate() {
+            assert_eq!(d.index(), i);
+        }
+    }
+
+    #[test]
+    fn unknown_name_is_an_error_listing_names() {
+        let e = DType::parse("float8").unwrap_err().to_string();
+        assert!(e.contains("float8") && e.contains("bfloat16"), "{e}");
+    }
+
+    #[test]
+    fn finfo_matches_rust_constants() {
+        let f = DType::F32.finfo().unwrap();
+        assert_eq!(f.eps, f32::EPSILON as f64);
+        assert_eq!(f.max, f32::MAX as f64);
+        assert_eq!(f.smallest_normal, f32::MIN_POSITIVE as f64);
+        let d = DType::C128.finfo().unwrap();
+        assert_eq!(d.max, f64::MAX);
+        assert_eq!(d.smallest_subnormal, 5e-324);
+        let b = DType::BF16.finfo().unwrap();
+        assert_eq!(b.max, half::bf16::MAX.to_f64());
+        assert_eq!(b.smallest_normal, half::bf16::MIN_POSITIVE.to_f64());
+    }
+}

@@ -1,0 +1,241 @@
+//! Element-wise kernel drivers: one generic loop per arity, any layouts, any
+//! input dtypes.
+//!
+//! Inputs of another dtype than the computation's are converted on the fly,
+//! a block at a time into a small buffer that stays in L1 (no promoted
+//! temporary copy of a whole operand). Contiguous inputs of the right dtype
+//! are read in place; broadcast inputs become scalars. Large outputs are
+//! split across threads with rayon.
+
+pub(crate) mod walk;
+
+use rayon::prelude::*;
+
+use crate::element::{convert_slice, Element};
+use crate::scalar::{Operand, Scalar};
+use crate::{with_dtype, Tensor};
+use walk::{Run, Walk};
+
+/// Elements per block of on-the-fly conversion.
+const BLOCK: usize = 256;
+/// Outputs at least this long are computed in parallel.
+const PAR_MIN: usize = 1 << 16;
+/// Work unit of the parallel split.
+const PAR_CHUNK: usize = 1 << 15;
+
+/// A block of one operand, ready for a kernel: a slice of `len` elements or a scalar.
+#[derive(Clone, Copy)]
+pub(crate) enum Src<'a, T> {
+    Slice(&'a [T]),
+    Scalar(T),
+}
+
+/// Reads `len` elements of `t` starting at element `offset` with `stride`,
+/// as `R`: in place when possible, else converted into `buf`.
+#[inline]
+fn load<'a, R: Element>(t: &'a Tensor, offset: isize, stride: isize, len: usize, buf: &'a mut [R]) -> Src<'a, R> {
+    if stride == 0 {
+        return Src::Scalar(read_one::<R>(t, offset));
+    }
+    if t.dtype == R::DTYPE && stride == 1 {
+        let s = t.storage_slice::<R>();
+        let o = offset as usize;
+        return Src::Slice(&s[o..o + len]);
+    }
+    gather_into(t, offset, stride, &mut buf[..len]);
+    Src::Slice(&buf[..len])
+}
+
+/// Converts the `buf.len()` elements of `t` at `offset + i * stride` into `buf`.
+#[inline]
+fn gather_into<R: Element>(t: &Tensor, offset: isize, stride: isize, buf: &mut [R]) {
+    with_dtype!(t.dtype, S, {
+        let s = t.storage_slice::<S>();
+        if stride == 1 {
+            let o = offset as usize;
+            convert_slice(&s[o..o + buf.len()], buf);
+        } else {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = s[(offset + i as isize * stride) as usize].cast_into::<R>();
+            }
+        }
+    })
+}
+
+#[inline]
+fn read_one<R: Element>(t: &Tensor, offset: isize) -> R {
+    with_dtype!(t.dtype, S, t.storage_slice::<S>()[offset as usize].cast_into::<R>())
+}
+
+/// Copies `src` (any layout, any dtype) into `dst` in row-major order, converting to `D`.
+pub(crate) fn copy_into<D: Element>(src: &Tensor, dst: &mut [D]) {
+    let walk = Walk::new([src.layout()]);
+    let body = |lo: usize, out: &mut [D]| {
+        walk.runs(lo, lo + out.len(), |r: Run<1>| {
+            let o = &mut out[r.out - lo..r.out - lo + r.len];
+            if r.strides[0] == 0 {
+                o.fill(read_one::<D>(src, r.offsets[0]));
+            } else {
+                gather_into(src, r.offsets[0], r.strides[0], o);
+            }
+        })
+    };
+    for_chunks(dst, body);
+}
+
+/// Runs `body(start, chunk)` over `out`, in parallel for large outputs.
+fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
+    if out.len() >= PAR_MIN {
+        out.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(i, c)| body(i * PAR_CHUNK, c));
+    } else if !out.is_empty() {
+        body(0, out);
+    }
+}
+
+/// One input of an element-wise kernel, already broadcast to the output shape.
+pub(crate) enum Input<'a> {
+    Tensor(Tensor),
+    Scalar(Scalar),
+    #[allow(dead_code)]
+    Borrowed(&'a Tensor),
+}
+
+impl<'a> Input<'a> {
+    /// Broadcasts `op` to `shape` for reading.
+    pub fn broadcast(op: &Operand<'a>, shape: &[usize]) -> crate::Result<Input<'a>> {
+        Ok(match op {
+            Operand::Scalar(s) => Input::Scalar(*s),
+            Operand::Tensor(t) if t.shape() == shape => Input::Borrowed(t),
+            Operand::Tensor(t) => Input::Tensor(t.broadcast_to(shape)?),
+        })
+    }
+
+    fn tensor(&self) -> Option<&Tensor> {
+        match self {
+            Input::Tensor(t) => Some(t),
+            Input::Borrowed(t) => Some(t),
+            Input::Scalar(_) => None,
+        }
+    }
+}
+
+/// `out[i] = f(a[i], b[i])` in compute type `R`, over inputs of any dtype and layout.
+pub(crate) fn binary<R: Element, F>(a: &Input<'_>, b: &Input<'_>, out: &mut [R], f: F)
+where
+    F: Fn(R, R) -> R + Sync,
+{
+    binary_to(a, b, out, f)
+}
+
+/// `out[i] = f(a[i], b[i])` with inputs in `R` and output in `O` (comparisons give bool).
+pub(crate) fn binary_to<R: Element, O: Element, F>(a: &Input<'_>, b: &Input<'_>, out: &mut [O], f: F)
+where
+    F: Fn(R, R) -> O + Sync,
+{
+    match (a.tensor(), b.tensor()) {
+        (None, None) => {
+            let (Input::Scalar(x), Input::Scalar(y)) = (a, b) else { return };
+            out.fill(f(x.to::<R>(), y.to::<R>()));
+        }
+        (Some(t), None) | (None, Some(t)) => {
+            let s = match (a, b) {
+                (Input::Scalar(s), _) | (_, Input::Scalar(s)) => s.to::<R>(),
+                _ => return,
+            };
+            let scalar_left = a.tensor().is_none();
+            let walk = Walk::new([t.layout()]);
+            for_chunks(out, |lo, out| {
+                let mut buf = [R::default(); BLOCK];
+                walk.runs(lo, lo + out.len(), |r| {
+                    for start in (0..r.len).step_by(BLOCK) {
+                        let n = BLOCK.min(r.len - start);
+                        let off = r.offsets[0] + start as isize * r.strides[0];
+                        let src = load::<R>(t, off, r.strides[0], n, &mut buf);
+                        let o = &mut out[r.out - lo + start..r.out - lo + start + n];
+                        if scalar_left {
+                            apply(Src::Scalar(s), src, o, &f);
+                        } else {
+                            apply(src, Src::Scalar(s), o, &f);
+                        }
+                    }
+                })
+            });
+        }
+        (Some(ta), Some(tb)) => {
+            let walk = Walk::new([ta.layout(), tb.layout()]);
+            for_chunks(out, |lo, out| {
+                let mut buf_a = [R::default(); BLOCK];
+                let mut buf_b = [R::default(); BLOCK];
+                walk.runs(lo, lo + out.len(), |r| {
+                    // operands read in place can take the whole run at once
+                    let step = if ta.dtype == R::DTYPE
+                        && tb.dtype == R::DTYPE
+                        && r.strides.iter().all(|&s| s == 0 || s == 1)
+                    {
+                        r.len
+                    } else {
+                        BLOCK
+                    };
+                    for start in (0..r.len).step_by(step) {
+                        let n = step.min(r.len - start);
+                        let oa = r.offsets[0] + start as isize * r.strides[0];
+                        let ob = r.offsets[1] + start as isize * r.strides[1];
+                        let sa = load::<R>(ta, oa, r.strides[0], n, &mut buf_a);
+                        let sb = load::<R>(tb, ob, r.strides[1], n, &mut buf_b);
+                        apply(sa, sb, &mut out[r.out - lo + start..r.out - lo + start + n], &f);
+                    }
+                })
+            });
+        }
+    }
+}
+
+/// The inner loops; each arm is a simple loop the compiler vectorises.
+#[inline(always)]
+fn apply<R: Copy, O: Copy, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) {
+    match (a, b) {
+        (Src::Slice(x), Src::Slice(y)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Scalar(x), Src::Slice(y)) => {
+            for (o, &y) in out.iter_mut().zip(y) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Slice(x), Src::Scalar(y)) => {
+            for (o, &x) in out.iter_mut().zip(x) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Scalar(x), Src::Scalar(y)) => out.fill(f(x, y)),
+    }
+}
+
+/// `out[i] = f(a[i])` in compute type `R` over an input of any dtype and layout.
+pub(crate) fn unary<R: Element, O: Element, F>(a: &Tensor, out: &mut [O], f: F)
+where
+    F: Fn(R) -> O + Sync,
+{
+    let walk = Walk::new([a.layout()]);
+    for_chunks(out, |lo, out| {
+        let mut buf = [R::default(); BLOCK];
+        walk.runs(lo, lo + out.len(), |r| {
+            let step = if a.dtype == R::DTYPE && r.strides[0] == 1 { r.len } else { BLOCK };
+            for start in (0..r.len).step_by(step) {
+                let n = step.min(r.len - start);
+                let off = r.offsets[0] + start as isize * r.strides[0];
+                let o = &mut out[r.out - lo + start..r.out - lo + start + n];
+                match load::<R>(a, off, r.strides[0], n, &mut buf) {
+                    Src::Slice(x) => {
+                        for (o, &x) in o.iter_mut().zip(x) {
+                            *o = f(x);
+                        }
+                    }
+                    Src::Scalar(x) => o.fill(f(x)),
+                }
+            }
+        })
+    });
+}

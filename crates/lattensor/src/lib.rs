@@ -1,0 +1,73 @@
+//! # lattensor
+//!
+//! Tensors with runtime dtypes, weak types, and TensorFlow-NumPy's
+//! lattice-based type promotion.
+//!
+//! * [`DType`]: bool, u8–u64, i8–i64, bf16, f16, f32, f64, c64, c128.
+//! * Weak types (`i32*`, `i64*`, `f32*`, `f64*`, `c128*`): the type of a value
+//!   nobody declared, such as a Rust literal. They adapt to strong operands.
+//! * [`promote`]: one lattice, four modes (`All`, `Safe`, `Strict`, `NumPy`),
+//!   chosen per call or by a scoped thread-local default.
+//! * [`Tensor`]: shared aligned storage plus a strided layout; views never copy.
+//! * [`ops`]: arithmetic that promotes first and dispatches once.
+//! * [`Variable`]: mutable, thread-safe state whose dtype never changes.
+//!
+//! ```
+//! use lattensor::{constant, DType, Tensor};
+//! use lattensor::promote::{with_mode, PromotionMode};
+//!
+//! // int32 + float32 → float32 (the lattice keeps the float's width)
+//! let a = Tensor::scalar(10i32);
+//! let b = Tensor::scalar(5.0f32);
+//! let c = (&a + &b).unwrap();
+//! assert_eq!(c.to_string(), "<Tensor: shape=(), dtype=float32, numpy=15.0>");
+//!
+//! // a weak literal adapts to the strong operand: f16 + 1.2 stays f16
+//! let h = Tensor::scalar(half::f16::from_f32(3.1));
+//! assert_eq!((&h + 1.2).unwrap().dtype(), DType::F16);
+//!
+//! // Safe mode refuses lossy promotions with an error that says what to do
+//! let err = with_mode(PromotionMode::Safe, || &a + &b).unwrap_err();
+//! assert!(err.to_string().contains("implicit dtype promotion between (int32, weak=False) and (float32, weak=False)"));
+//!
+//! // weak values stay weak through unary ops and among themselves
+//! let w = (-&constant(5).unwrap()).unwrap();
+//! assert!(w.is_weak());
+//! ```
+#![warn(missing_docs)]
+
+mod creation;
+pub mod display;
+mod dtype;
+mod element;
+mod error;
+mod kernels;
+mod layout;
+pub mod npy;
+pub mod ops;
+pub mod promote;
+mod scalar;
+mod storage;
+mod tensor;
+mod variable;
+
+pub use creation::{
+    arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like, Value,
+};
+pub use dtype::{DType, FInfo, IInfo, Kind};
+pub use element::Element;
+pub use error::{Category, Error, Result};
+pub use layout::{broadcast_shapes, Layout, SliceArg};
+pub use promote::{LatticeType, PromotionMode};
+pub use scalar::{Operand, Scalar};
+pub use storage::{max_tensor_bytes, set_max_tensor_bytes, DEFAULT_MAX_TENSOR_BYTES};
+pub use tensor::Tensor;
+pub use variable::Variable;
+
+/// Casts `x` to `dtype` (TF's `tf.cast`); the result is strong.
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if the result cannot be allocated.
+pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
+    x.cast(dtype)
+}

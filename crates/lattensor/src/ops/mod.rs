@@ -1,0 +1,75 @@
+//! Operations on tensors, each promoted through the lattice.
+//!
+//! Free functions take anything that converts into an [`Operand`]: a
+//! `&Tensor` or a Rust literal (weak). `&Tensor` also implements the Rust
+//! operators, which return `Result<Tensor>` because promotion or broadcasting
+//! can fail:
+//!
+//! ```
+//! use lattensor::{DType, Tensor};
+//! let x = Tensor::from_vec(vec![1.0f32, 2.0], &[2]).unwrap();
+//! let y = (&x + 1.0).unwrap();          // f32 ⊕ f32* → f32
+//! assert_eq!(y.to_vec::<f32>().unwrap(), vec![2.0, 3.0]);
+//! let z = (2 * &y).unwrap();
+//! assert_eq!(z.dtype(), DType::F32);
+//! let u = (&Tensor::scalar(7u8) + lattensor::Scalar::from(1u8)).unwrap(); // any other Rust type
+//! assert_eq!(u.dtype(), DType::U8);
+//! let n = (-&z).unwrap();
+//! assert_eq!(n.to_vec::<f32>().unwrap(), vec![-4.0, -6.0]);
+//! ```
+
+mod arith;
+pub mod num;
+
+pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
+
+use crate::error::Result;
+use crate::scalar::Operand;
+use crate::scalar::Scalar;
+use crate::Tensor;
+use num_complex::Complex64;
+
+/// Same as [`divide`] (TF's name).
+pub fn truediv<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    divide(a, b)
+}
+
+macro_rules! operator {
+    ($trait:ident, $method:ident, $f:path) => {
+        impl std::ops::$trait<&Tensor> for &Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: &Tensor) -> Result<Tensor> {
+                $f(self, rhs)
+            }
+        }
+        // Only the types Rust gives unsuffixed literals (i32, f64), so `&t + 1.0`
+        // and `2 * &t` infer; other scalar types go through `Scalar::from(x)`.
+        operator!(@scalars $trait, $method, $f, bool, i32, f64, Complex64, Scalar);
+    };
+    (@scalars $trait:ident, $method:ident, $f:path, $($t:ty),*) => {$(
+        impl std::ops::$trait<$t> for &Tensor {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: $t) -> Result<Tensor> {
+                $f(self, rhs)
+            }
+        }
+        impl std::ops::$trait<&Tensor> for $t {
+            type Output = Result<Tensor>;
+            fn $method(self, rhs: &Tensor) -> Result<Tensor> {
+                $f(self, rhs)
+            }
+        }
+    )*};
+}
+
+operator!(Add, add, add);
+operator!(Sub, sub, subtract);
+operator!(Mul, mul, multiply);
+operator!(Div, div, divide);
+
+impl std::ops::Neg for &Tensor {
+    type Output = Result<Tensor>;
+    fn neg(self) -> Result<Tensor> {
+        negative(self)
+    }
+}

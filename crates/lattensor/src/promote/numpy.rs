@@ -1,0 +1,189 @@
+//! NumPy 2 promotion (NEP 50), the rule TF's `legacy` mode applies to operators.
+//!
+//! NumPy's strong promotion is not a lattice (`u8` and `i8` have both `i16`
+//! and `f16` as minimal upper bounds; NumPy picks by kind), so it is written
+//! as the rule it is: same kind → the wider type; mixed signedness → a signed
+//! type twice the unsigned width (or float64 past 64 bits); integer with
+//! float → the float if it holds the integer exactly, else the smallest wider
+//! float that does; real with complex → the complex of sufficient component.
+//!
+//! Weak values play NEP 50's Python scalars: a weak int adapts to any
+//! non-bool dtype, a weak float to any float or complex, a weak complex to
+//! any complex (or the complex of a float's precision); otherwise they take
+//! NumPy's 64-bit defaults. Only all-weak operands give a weak result, with
+//! the default dtype of their highest kind (`i64*`, `f64*`, `c128*`).
+//!
+//! One deliberate deviation, kept clean: `bfloat16` is a float with 8
+//! significand bits here, so it promotes where ml_dtypes' `np.result_type`
+//! raises (`bf16 + i16 → f32`, which is what `np.add` computes), and
+//! `bf16 + python float → bf16` as for every other float (ml_dtypes gives
+//! float64 from `np.result_type` and float32 from `np.add`).
+
+use super::{converts_losslessly, LatticeType};
+use crate::dtype::Kind;
+use crate::DType;
+
+/// NumPy's `promote_types` on two strong dtypes (with bfloat16 as above).
+pub(crate) fn promote_types(a: DType, b: DType) -> DType {
+    use Kind::*;
+    if a == b {
+        return a;
+    }
+    let (ka, kb) = (a.kind(), b.kind());
+    let rank = |k: Kind| match k {
+        Bool => 0,
+        UInt | Int => 1,
+        Float => 2,
+        Complex => 3,
+    };
+    // Order the pair so that `lo` has the lower kind.
+    let (lo, hi) = if (rank(ka), a as u8) <= (rank(kb), b as u8) { (a, b) } else { (b, a) };
+    match (lo.kind(), hi.kind()) {
+        (Bool, _) => hi,
+        (UInt, UInt) | (Int, Int) => {
+            if lo.size() >= hi.size() {
+                lo
+            } else {
+                hi
+            }
+        }
+        (UInt, Int) | (Int, UInt) => {
+            let (u, i) = if lo.is_unsigned() { (lo, hi) } else { (hi, lo) };
+            if i.size() > u.size() {
+                i
+            } else {
+                match u.size() {
+                    1 => DType::I16,
+                    2 => DType::I32,
+                    4 => DType::I64,
+                    _ => DType::F64,
+                }
+            }
+        }
+        (UInt | Int, Float | Complex) => {
+            if lo.value_bits() <= hi.value_bits() {
+                hi
+            } else {
+                // the smallest float/complex of the same kind that holds the integer
+                let wide = if lo.value_bits() <= 24 { DType::F32 } else { DType::F64 };
+                let wide = if hi.is_complex() { complex_of(wide) } else { wide };
+                promote_types(wide, hi)
+            }
+        }
+        (Float, Float) => {
+            if converts_losslessly(lo, hi) {
+                hi
+            } else if converts_losslessly(hi, lo) {
+                lo
+            } else {
+                DType::F32 // bf16 with f16: neither holds the other
+            }
+        }
+        (Float, Complex) => {
+            if converts_losslessly(lo, hi) {
+                hi
+            } else {
+                DType::C128
+            }
+        }
+        (Complex, Complex) => {
+            if lo.size() >= hi.size() {
+                lo
+            } else {
+                hi
+            }
+        }
+        _ => unreachable_pair(lo, hi),
+    }
+}
+
+// The kinds are ordered above, so every pair is covered; keep the compiler
+// satisfied without a panic on a public path.
+fn unreachable_pair(_lo: DType, hi: DType) -> DType {
+    hi
+}
+
+fn complex_of(d: DType) -> DType {
+    if d.value_bits() <= 24 {
+        DType::C64
+    } else {
+        DType::C128
+    }
+}
+
+/// The kind a weak value stands for in NEP 50 (a Python int, float or complex).
+fn weak_kind(t: LatticeType) -> Kind {
+    t.dtype.kind()
+}
+
+fn weak_with_strong(kind: Kind, s: DType) -> DType {
+    match kind {
+        Kind::Int | Kind::UInt => {
+            if s.is_bool() {
+                DType::I64
+            } else {
+                s
+            }
+        }
+        Kind::Float => {
+            if s.is_inexact() {
+                s
+            } else {
+                DType::F64
+            }
+        }
+        Kind::Complex => match s.kind() {
+            Kind::Complex => s,
+            Kind::Float => complex_of(s),
+            _ => DType::C128,
+        },
+        Kind::Bool => s,
+    }
+}
+
+fn default_of(kind: Kind) -> DType {
+    match kind {
+        Kind::Bool => DType::Bool,
+        Kind::Int | Kind::UInt => DType::I64,
+        Kind::Float => DType::F64,
+        Kind::Complex => DType::C128,
+    }
+}
+
+fn kind_rank(k: Kind) -> u8 {
+    match k {
+        Kind::Bool => 0,
+        Kind::UInt | Kind::Int => 1,
+        Kind::Float => 2,
+        Kind::Complex => 3,
+    }
+}
+
+/// NEP 50 result type of any operands; order-independent.
+pub(crate) fn result_type(operands: &[LatticeType]) -> LatticeType {
+    let strong = operands.iter().filter(|t| !t.weak).map(|t| t.dtype).reduce(promote_types);
+    let weak = operands.iter().filter(|t| t.weak).map(|&t| weak_kind(t)).max_by_key(|&k| kind_rank(k));
+    match (strong, weak) {
+        (Some(s), None) => LatticeType::strong(s),
+        (Some(s), Some(k)) => LatticeType::strong(weak_with_strong(k, s)),
+        (None, Some(k)) => LatticeType::weak_or_strong(default_of(k), true),
+        (None, None) => LatticeType { dtype: DType::F32, weak: true },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn examples_from_report() {
+        assert_eq!(promote_types(DType::I32, DType::F32), DType::F64);
+        assert_eq!(promote_types(DType::I16, DType::F16), DType::F32);
+        assert_eq!(promote_types(DType::U32, DType::C64), DType::C128);
+        assert_eq!(promote_types(DType::U64, DType::I64), DType::F64);
+        assert_eq!(promote_types(DType::U8, DType::I8), DType::I16);
+        assert_eq!(promote_types(DType::BF16, DType::F16), DType::F32);
+        assert_eq!(promote_types(DType::I8, DType::BF16), DType::BF16);
+        assert_eq!(promote_types(DType::F64, DType::C64), DType::C128);
+    }
+}

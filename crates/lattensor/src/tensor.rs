@@ -1,0 +1,379 @@
+//! [`Tensor`]: shared storage + layout + dtype + weak flag, and its views.
+
+use std::sync::Arc;
+
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::layout::{checked_numel, Layout, SliceArg};
+use crate::promote::LatticeType;
+use crate::storage::Storage;
+use crate::{with_dtype, DType};
+
+/// An n-dimensional array with a runtime dtype.
+///
+/// Cloning a tensor is O(1): clones share storage. Views (reshape where
+/// possible, transpose, expand_dims, squeeze, broadcast_to, slicing) share
+/// storage too. Tensors are immutable; [`crate::Variable`] holds mutable state.
+///
+/// A tensor is *weak* if its dtype was never declared (it came from a Rust
+/// literal): weak tensors adapt to the strong operands they meet.
+///
+/// ```
+/// use lattensor::{constant, DType, Tensor};
+/// let t = Tensor::from_vec(vec![1.5f32, 2.0], &[2]).unwrap();
+/// assert_eq!(t.dtype(), DType::F32);
+/// assert!(!t.is_weak());
+/// let w = constant([5.0, 10.0, 3.0]).unwrap();
+/// assert!(w.is_weak());
+/// assert_eq!(w.to_string(), "<Tensor: shape=(3,), dtype=float32, numpy=[ 5., 10.,  3.], weak=True>");
+/// ```
+#[derive(Clone)]
+pub struct Tensor {
+    pub(crate) storage: Arc<Storage>,
+    pub(crate) layout: Layout,
+    pub(crate) dtype: DType,
+    pub(crate) weak: bool,
+}
+
+impl Tensor {
+    // ---- construction ---------------------------------------------------
+
+    /// A zero-filled, contiguous, strong tensor.
+    ///
+    /// # Errors
+    /// [`Error::ResourceExhausted`] if the size overflows or exceeds the memory limit.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let n = checked_numel(shape, "zeros")?;
+        let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
+            Error::ResourceExhausted(format!("zeros: shape {shape:?} of {dtype} overflows the address space"))
+        })?;
+        Ok(Tensor {
+            storage: Arc::new(Storage::zeroed(bytes)?),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+        })
+    }
+
+    /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if `data.len()` is not the product of `shape`.
+    pub fn from_vec<T: Element>(data: Vec<T>, shape: &[usize]) -> Result<Tensor> {
+        Tensor::from_slice(&data, shape)
+    }
+
+    /// A strong tensor holding a copy of `data` (row-major) with `shape`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if `data.len()` is not the product of `shape`.
+    pub fn from_slice<T: Element>(data: &[T], shape: &[usize]) -> Result<Tensor> {
+        let n = checked_numel(shape, "from_slice")?;
+        if n != data.len() {
+            return Err(Error::InvalidArgument(format!(
+                "from_slice: {} elements cannot fill shape {shape:?} ({n} elements)",
+                data.len()
+            )));
+        }
+        let storage = Storage::from_bytes(T::slice_as_bytes(data))?;
+        Ok(Tensor { storage: Arc::new(storage), layout: Layout::contiguous(shape)?, dtype: T::DTYPE, weak: false })
+    }
+
+    /// A strong 0-d tensor.
+    pub fn scalar<T: Element>(value: T) -> Tensor {
+        let storage = Storage::small(T::slice_as_bytes(&[value]));
+        Tensor {
+            storage: Arc::new(storage),
+            layout: Layout::from_parts(vec![], vec![], 0),
+            dtype: T::DTYPE,
+            weak: false,
+        }
+    }
+
+    /// A strong tensor from raw little-endian bytes.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if the byte count does not match, or bool bytes are not 0/1.
+    pub fn from_bytes(bytes: &[u8], shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let n = checked_numel(shape, "from_bytes")?;
+        if Some(bytes.len()) != n.checked_mul(dtype.size()) {
+            return Err(Error::InvalidArgument(format!(
+                "from_bytes: {} bytes do not hold shape {shape:?} of {dtype} ({} bytes per element)",
+                bytes.len(),
+                dtype.size()
+            )));
+        }
+        if dtype == DType::Bool {
+            crate::storage::validate_bools(bytes)?;
+        }
+        Ok(Tensor {
+            storage: Arc::new(Storage::from_bytes(bytes)?),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+        })
+    }
+
+    /// The same tensor marked weak (if its dtype may be weak) or strong.
+    ///
+    /// Only int32, int64, float32, float64 and complex128 can be weak; for
+    /// other dtypes `weak = true` is ignored.
+    pub fn with_weak(mut self, weak: bool) -> Tensor {
+        self.weak = LatticeType::weak_or_strong(self.dtype, weak).weak;
+        self
+    }
+
+    // ---- metadata -------------------------------------------------------
+
+    /// The element type.
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    /// `true` for a weakly typed tensor.
+    pub fn is_weak(&self) -> bool {
+        self.weak
+    }
+
+    /// The dtype and weakness, as a promotion-lattice node.
+    pub fn lattice_type(&self) -> LatticeType {
+        LatticeType { dtype: self.dtype, weak: self.weak }
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &[usize] {
+        self.layout.shape()
+    }
+
+    /// Number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+
+    /// Number of elements.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The layout (shape, strides, offset).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// `true` if the elements are contiguous in row-major order.
+    pub fn is_contiguous(&self) -> bool {
+        self.layout.is_contiguous()
+    }
+
+    /// `true` if `self` and `other` share storage (one is a view of the other).
+    pub fn shares_storage_with(&self, other: &Tensor) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    // ---- element access ---------------------------------------------------
+
+    /// All of the storage's elements typed as `T` (not just this view's).
+    pub(crate) fn storage_slice<T: Element>(&self) -> &[T] {
+        debug_assert_eq!(T::DTYPE.size(), self.dtype.size());
+        T::slice_from_bytes(self.storage.as_bytes())
+    }
+
+    /// The view's elements as a slice, if it is contiguous and of type `T`.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        if T::DTYPE != self.dtype || !self.is_contiguous() {
+            return None;
+        }
+        let n = self.numel();
+        let all = self.storage_slice::<T>();
+        all.get(self.layout.offset()..self.layout.offset() + n)
+    }
+
+    /// Copies the elements, in row-major order, converted to `T` with cast semantics.
+    ///
+    /// # Errors
+    /// [`Error::ResourceExhausted`] if the view (e.g. a large broadcast) is too big to copy.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let n = self.numel();
+        crate::storage::check_alloc(n.saturating_mul(T::DTYPE.size()), "to_vec")?;
+        let mut out = vec![T::default(); n];
+        crate::kernels::copy_into(self, &mut out);
+        Ok(out)
+    }
+
+    /// The single element of a tensor with one element, converted to `T`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if the tensor does not have exactly one element.
+    pub fn item<T: Element>(&self) -> Result<T> {
+        if self.numel() != 1 {
+            return Err(Error::InvalidArgument(format!(
+                "item: a tensor of shape {:?} has {} elements, not 1",
+                self.shape(),
+                self.numel()
+            )));
+        }
+        let mut out = [T::default()];
+        crate::kernels::copy_into(self, &mut out);
+        Ok(out[0])
+    }
+
+    /// The raw little-endian bytes of the elements in row-major order.
+    ///
+    /// # Errors
+    /// [`Error::ResourceExhausted`] if the view is too big to copy.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let c = self.contiguous()?;
+        let size = c.dtype.size();
+        let start = c.layout.offset() * size;
+        Ok(c.storage.as_bytes()[start..start + c.numel() * size].to_vec())
+    }
+
+    /// A contiguous tensor with the same values, dtype and weakness
+    /// (`self`, shared, if already contiguous).
+    ///
+    /// # Errors
+    /// [`Error::ResourceExhausted`] if the view (e.g. a large broadcast) is too big to copy.
+    pub fn contiguous(&self) -> Result<Tensor> {
+        if self.is_contiguous() {
+            return Ok(self.clone());
+        }
+        Ok(self.cast(self.dtype)?.with_weak(self.weak))
+    }
+
+    /// Converts to `dtype` with TF's cast rules; the result is strong.
+    ///
+    /// ```
+    /// use lattensor::{DType, Tensor};
+    /// let t = Tensor::from_vec(vec![1.7f32, -2.5, f32::NAN], &[3]).unwrap();
+    /// assert_eq!(t.cast(DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![1, -2, 0]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::ResourceExhausted`] if the result cannot be allocated.
+    pub fn cast(&self, dtype: DType) -> Result<Tensor> {
+        let mut out = Tensor::zeros(self.shape(), dtype)?;
+        with_dtype!(dtype, T, {
+            let dst = out.data_mut::<T>();
+            crate::kernels::copy_into(self, dst);
+        });
+        Ok(out)
+    }
+
+    /// Mutable elements of a freshly allocated tensor (storage not shared).
+    pub(crate) fn data_mut<T: Element>(&mut self) -> &mut [T] {
+        let n = self.numel();
+        let off = self.layout.offset();
+        match Arc::get_mut(&mut self.storage) {
+            Some(s) => &mut T::slice_from_bytes_mut(s.as_bytes_mut())[off..off + n],
+            None => &mut [],
+        }
+    }
+
+    // ---- views ----------------------------------------------------------
+
+    fn view(&self, layout: Layout) -> Tensor {
+        Tensor { storage: Arc::clone(&self.storage), layout, dtype: self.dtype, weak: self.weak }
+    }
+
+    /// The same elements with a new shape; one dimension may be `-1` (inferred).
+    /// A view when the strides allow it, otherwise a copy.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if the element counts differ or more than one `-1` is given.
+    pub fn reshape(&self, shape: &[isize]) -> Result<Tensor> {
+        let shape = infer_shape(shape, self.numel(), self.shape())?;
+        match self.layout.reshape_view(&shape) {
+            Some(l) => Ok(self.view(l)),
+            None => {
+                let c = self.contiguous()?;
+                Ok(c.view(Layout::contiguous(&shape)?))
+            }
+        }
+    }
+
+    /// Reverses the axes (a view).
+    pub fn t(&self) -> Tensor {
+        let perm: Vec<usize> = (0..self.rank()).rev().collect();
+        self.transpose(&perm).unwrap_or_else(|_| self.clone())
+    }
+
+    /// Reorders the axes: output axis `i` is input axis `perm[i]` (a view).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] if `perm` is not a permutation of the axes.
+    pub fn transpose(&self, perm: &[usize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.permute(perm)?))
+    }
+
+    /// Inserts an axis of length 1 (a view).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an axis outside `[-rank-1, rank]`.
+    pub fn expand_dims(&self, axis: isize) -> Result<Tensor> {
+        Ok(self.view(self.layout.expand_dims(axis)?))
+    }
+
+    /// Removes length-1 axes: the given ones, or all if `axes` is empty (a view).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an axis out of range or not of length 1.
+    pub fn squeeze(&self, axes: &[isize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.squeeze(axes)?))
+    }
+
+    /// Broadcasts to `shape` (a view with zero strides).
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] if the shapes are not compatible.
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor> {
+        Ok(self.view(self.layout.broadcast_to(shape)?))
+    }
+
+    /// Basic slicing, like `x[1:, ::-2, 3]` in Python (a view).
+    ///
+    /// ```
+    /// use lattensor::{SliceArg, Tensor};
+    /// let t = Tensor::from_vec((0..12).collect::<Vec<i32>>(), &[3, 4]).unwrap();
+    /// let s = t.slice(&[SliceArg::range(1, 3), SliceArg::stepped(None, None, -2)]).unwrap();
+    /// assert_eq!(s.shape(), &[2, 2]);
+    /// assert_eq!(s.to_vec::<i32>().unwrap(), vec![7, 5, 11, 9]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an index out of range, a zero step or too many indices.
+    pub fn slice(&self, args: &[SliceArg]) -> Result<Tensor> {
+        Ok(self.view(self.layout.slice(args)?))
+    }
+}
+
+/// Resolves a shape with at most one `-1` against `numel` elements.
+fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usize>> {
+    let unknown: Vec<usize> = shape.iter().enumerate().filter(|(_, &d)| d == -1).map(|(i, _)| i).collect();
+    if unknown.len() > 1 || shape.iter().any(|&d| d < -1) {
+        return Err(Error::InvalidArgument(format!(
+            "reshape: {shape:?} is not a valid shape; dimensions must be ≥ 0 with at most one -1"
+        )));
+    }
+    let known: Vec<usize> = shape.iter().filter(|&&d| d >= 0).map(|&d| d as usize).collect();
+    let known_n = checked_numel(&known, "reshape")?;
+    let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
+    if let Some(&u) = unknown.first() {
+        if known_n == 0 || numel % known_n != 0 {
+            return Err(Error::InvalidArgument(format!(
+                "reshape: cannot reshape a tensor of shape {from:?} ({numel} elements) into {shape:?}"
+            )));
+        }
+        out[u] = numel / known_n;
+    } else if known_n != numel {
+        return Err(Error::InvalidArgument(format!(
+            "reshape: cannot reshape a tensor of shape {from:?} ({numel} elements) into {shape:?} ({known_n} elements)"
+        )));
+    }
+    Ok(out)
+}
+
+impl std::fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
