@@ -385,8 +385,8 @@ fn write_axis(
 
 fn push_word(out: &mut String, word: &str, line_len: &mut usize, indent: usize, last: bool) {
     let sep = if last { "" } else { ", " };
-    // NumPy reserves room for the closing bracket on the last element.
-    let need = word.len() + if last { 1 } else { 1 };
+    // room for the separator's comma, or for the closing bracket after the last element
+    let need = word.len() + 1;
     if *line_len + need > LINE_WIDTH && *line_len > indent {
         // strip the trailing space of the previous separator
         while out.ends_with(' ') {

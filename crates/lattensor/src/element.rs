@@ -403,62 +403,6 @@ macro_rules! with_dtype {
     }};
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn float_to_int_saturates() {
-        assert_eq!(f64::INFINITY.cast_into::<i64>(), i64::MAX);
-        assert_eq!(f64::NEG_INFINITY.cast_into::<u32>(), 0);
-        assert_eq!(300.5f32.cast_into::<i8>(), 127);
-        assert_eq!((-3.7f32).cast_into::<i8>(), -3);
-        assert_eq!(f16::from_f32(70000.0).cast_into::<i32>(), i32::MAX); // f16 overflowed to inf
-        assert_eq!(bf16::from_f32(70000.0).cast_into::<i32>(), 70144);
-    }
-
-    #[test]
-    fn int_to_bf16_rounds_once() {
-        let v: i64 = (1 << 60) + (1 << 52) + 1;
-        // the exact value is above the midpoint between 2^60 and 2^60 + 2^53
-        assert_eq!(v.cast_into::<bf16>().to_f64(), ((1u64 << 60) + (1u64 << 53)) as f64);
-        let t: i64 = (1 << 60) + (1 << 52);
-        assert_eq!(t.cast_into::<bf16>().to_f64(), (1u64 << 60) as f64); // a true tie → even
-        assert_eq!(u64::MAX.cast_into::<f16>(), f16::INFINITY);
-        assert_eq!((-300i64).cast_into::<f16>().to_f32(), -300.0);
-    }
-
-    #[test]
-    fn bool_and_complex_rules() {
-        assert!(f32::NAN.cast_into::<bool>());
-        assert!(Complex64::new(0.0, 1.0).cast_into::<bool>());
-        assert!(!Complex64::new(0.0, 0.0).cast_into::<bool>());
-        assert_eq!(true.cast_into::<Complex32>(), Complex32::new(1.0, 0.0));
-        assert_eq!(true.cast_into::<bf16>(), bf16::ONE);
-        assert_eq!(Complex64::new(1.5, 2.0).cast_into::<i32>(), 1);
-    }
-
-    #[test]
-    fn f64_to_half_rounds_once() {
-        // 1 + 2^-8 + 2^-30 is just above the bf16 midpoint 1 + 2^-8; via f32 it would tie to 1.0
-        let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
-        assert_eq!(x.cast_into::<bf16>().to_f64(), 1.0 + 2f64.powi(-7));
-        let y = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
-        assert_eq!(y.cast_into::<f16>().to_f64(), 1.0 + 2f64.powi(-10));
-        assert_eq!((1.0 + 2f64.powi(-11)).cast_into::<f16>().to_f64(), 1.0); // a true tie → even
-        assert!(f64::NAN.cast_into::<bf16>().is_nan());
-        assert_eq!(1e300f64.cast_into::<bf16>(), bf16::INFINITY);
-        assert_eq!((-1e300f64).cast_into::<f16>(), f16::NEG_INFINITY);
-    }
-
-    #[test]
-    fn float_narrowing_rounds_to_nearest_even() {
-        assert_eq!(65519.9f64.cast_into::<f16>().to_f32(), 65504.0);
-        assert_eq!(65520.0f64.cast_into::<f16>(), f16::INFINITY);
-        assert_eq!(1e-8f64.cast_into::<f16>().to_f32(), 0.0);
-    }
-}
-
 /// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
 #[macro_export]
 #[doc(hidden)]
@@ -561,4 +505,60 @@ macro_rules! with_inexact_dtype {
             _ => $other,
         }
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_to_int_saturates() {
+        assert_eq!(f64::INFINITY.cast_into::<i64>(), i64::MAX);
+        assert_eq!(f64::NEG_INFINITY.cast_into::<u32>(), 0);
+        assert_eq!(300.5f32.cast_into::<i8>(), 127);
+        assert_eq!((-3.7f32).cast_into::<i8>(), -3);
+        assert_eq!(f16::from_f32(70000.0).cast_into::<i32>(), i32::MAX); // f16 overflowed to inf
+        assert_eq!(bf16::from_f32(70000.0).cast_into::<i32>(), 70144);
+    }
+
+    #[test]
+    fn int_to_bf16_rounds_once() {
+        let v: i64 = (1 << 60) + (1 << 52) + 1;
+        // the exact value is above the midpoint between 2^60 and 2^60 + 2^53
+        assert_eq!(v.cast_into::<bf16>().to_f64(), ((1u64 << 60) + (1u64 << 53)) as f64);
+        let t: i64 = (1 << 60) + (1 << 52);
+        assert_eq!(t.cast_into::<bf16>().to_f64(), (1u64 << 60) as f64); // a true tie → even
+        assert_eq!(u64::MAX.cast_into::<f16>(), f16::INFINITY);
+        assert_eq!((-300i64).cast_into::<f16>().to_f32(), -300.0);
+    }
+
+    #[test]
+    fn bool_and_complex_rules() {
+        assert!(f32::NAN.cast_into::<bool>());
+        assert!(Complex64::new(0.0, 1.0).cast_into::<bool>());
+        assert!(!Complex64::new(0.0, 0.0).cast_into::<bool>());
+        assert_eq!(true.cast_into::<Complex32>(), Complex32::new(1.0, 0.0));
+        assert_eq!(true.cast_into::<bf16>(), bf16::ONE);
+        assert_eq!(Complex64::new(1.5, 2.0).cast_into::<i32>(), 1);
+    }
+
+    #[test]
+    fn f64_to_half_rounds_once() {
+        // 1 + 2^-8 + 2^-30 is just above the bf16 midpoint 1 + 2^-8; via f32 it would tie to 1.0
+        let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        assert_eq!(x.cast_into::<bf16>().to_f64(), 1.0 + 2f64.powi(-7));
+        let y = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(y.cast_into::<f16>().to_f64(), 1.0 + 2f64.powi(-10));
+        assert_eq!((1.0 + 2f64.powi(-11)).cast_into::<f16>().to_f64(), 1.0); // a true tie → even
+        assert!(f64::NAN.cast_into::<bf16>().is_nan());
+        assert_eq!(1e300f64.cast_into::<bf16>(), bf16::INFINITY);
+        assert_eq!((-1e300f64).cast_into::<f16>(), f16::NEG_INFINITY);
+    }
+
+    #[test]
+    fn float_narrowing_rounds_to_nearest_even() {
+        assert_eq!(65519.9f64.cast_into::<f16>().to_f32(), 65504.0);
+        assert_eq!(65520.0f64.cast_into::<f16>(), f16::INFINITY);
+        assert_eq!(1e-8f64.cast_into::<f16>().to_f32(), 0.0);
+    }
 }

@@ -71,3 +71,8 @@ pub use variable::Variable;
 pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
     x.cast(dtype)
 }
+
+// The README's Rust example runs as a doc test, so it cannot go stale.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -27,6 +27,7 @@ pub(crate) struct Run<const N: usize> {
 
 impl<const N: usize> Walk<N> {
     /// `layouts` must all have the output's shape (already broadcast).
+    #[allow(clippy::needless_range_loop)]
     pub fn new(layouts: [&Layout; N]) -> Self {
         let shape = layouts.first().map(|l| l.shape().to_vec()).unwrap_or_default();
         let mut dims: Vec<usize> = Vec::with_capacity(shape.len());
@@ -61,6 +62,8 @@ impl<const N: usize> Walk<N> {
         Walk { dims, strides, base }
     }
 
+    // Indexing the per-operand arrays by k keeps the N operands in step.
+    #[allow(clippy::needless_range_loop)]
     /// Calls `f` for every run covering output positions `lo..hi`, in order.
     pub fn runs(&self, lo: usize, hi: usize, mut f: impl FnMut(Run<N>)) {
         if lo >= hi {

@@ -99,7 +99,7 @@ pub fn divide<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Resul
     let result = truediv_type(p.result)?;
     let mut out = Tensor::zeros(&p.shape, result.dtype)?;
     with_inexact_dtype!(result.dtype, T,
-        kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Inexact::div(x, y)),
+        kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), Inexact::div),
         other => return Err(Error::Unimplemented(format!("truediv: no kernel for {}", result.dtype))));
     Ok(out.with_weak(result.weak))
 }
@@ -117,7 +117,7 @@ pub fn divide<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Resul
 pub fn negative(a: &Tensor) -> Result<Tensor> {
     let mut out = Tensor::zeros(a.shape(), a.dtype())?;
     with_numeric_dtype!(a.dtype(), T,
-        kernels::unary::<T, T, _>(a, out.data_mut::<T>(), |x| Num::neg(x)),
+        kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),
         bool => return Err(bool_refused("negative")));
     Ok(out.with_weak(a.is_weak()))
 }
