@@ -113,8 +113,15 @@ pub fn divide<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Resul
 /// ```
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`] for bool.
+/// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel for them).
 pub fn negative(a: &Tensor) -> Result<Tensor> {
+    if a.dtype().is_unsigned() {
+        return Err(Error::UnsupportedDType {
+            op: "negative".into(),
+            dtype: a.dtype(),
+            supported: "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128".into(),
+        });
+    }
     let mut out = Tensor::zeros(a.shape(), a.dtype())?;
     with_numeric_dtype!(a.dtype(), T,
         kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),

@@ -20,8 +20,14 @@
 
 mod arith;
 pub mod num;
+mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
+pub use unary::{
+    abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,
+    is_finite, is_inf, is_nan, log, log1p, log_sigmoid, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,
+    rsqrt, sigmoid, sign, sin, sinh, softplus, sqrt, square, tan, tanh,
+};
 
 use crate::error::Result;
 use crate::scalar::Operand;

@@ -1,0 +1,560 @@
+//! Element-wise functions of one tensor (`tf.math.exp`, `abs`, `round`, …).
+//!
+//! Every function here keeps its input's dtype and weakness (report.md §e):
+//! `exp(f32*)` is `f32*`. There is no implicit promotion to float — like TF,
+//! `sqrt` of an integer tensor is an error naming the dtypes it accepts; cast
+//! first. `bfloat16`/`float16` inputs are computed in `f32` and rounded once.
+
+use half::{bf16, f16};
+use num_complex::Complex;
+use num_traits::Float;
+
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::kernels;
+use crate::{DType, Tensor};
+
+const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
+const INEXACT: &str = "bfloat16, float16, float32, float64, complex64, complex128";
+const SIGNED: &str = "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128";
+const NUMERIC: &str = "every dtype but bool";
+
+pub(crate) fn unsupported(op: &str, dtype: DType, supported: &str) -> Error {
+    Error::UnsupportedDType { op: op.to_string(), dtype, supported: supported.to_string() }
+}
+
+/// A function of one real or complex float.
+pub(crate) trait FloatFn {
+    const NAME: &'static str;
+    /// Whether complex inputs are accepted.
+    const COMPLEX: bool;
+    fn real<T: Float>(x: T) -> T;
+    fn complex<T: Float>(z: Complex<T>) -> Complex<T>;
+}
+
+/// Applies `F` element-wise to a float or complex tensor, keeping dtype and weakness.
+pub(crate) fn float_map<F: FloatFn>(x: &Tensor) -> Result<Tensor> {
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    match x.dtype() {
+        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
+        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
+        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), F::real::<f32>),
+        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), F::real::<f64>),
+        DType::C64 if F::COMPLEX => kernels::unary::<Complex<f32>, _, _>(x, out.data_mut(), F::complex::<f32>),
+        DType::C128 if F::COMPLEX => kernels::unary::<Complex<f64>, _, _>(x, out.data_mut(), F::complex::<f64>),
+        d => return Err(unsupported(F::NAME, d, if F::COMPLEX { INEXACT } else { REAL_FLOATS })),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+fn half<T: Float>() -> T {
+    T::one() / (T::one() + T::one())
+}
+
+/// Round half to even (TF's `round` and `rint`, NumPy's `around`).
+pub(crate) fn round_half_even<T: Float>(x: T) -> T {
+    let r = x.round(); // half away from zero
+    if (r - x).abs() == half() {
+        let two = T::one() + T::one();
+        if (r / two).fract() != T::zero() {
+            return (r - x.signum()).copysign(x);
+        }
+    }
+    r
+}
+
+/// `log(1 + x)` that stays accurate for small `|x|`, from its real form.
+fn complex_log1p<T: Float>(z: Complex<T>) -> Complex<T> {
+    let (a, b) = (z.re, z.im);
+    let two = T::one() + T::one();
+    // |1 + z|² - 1 = 2a + a² + b², so log|1+z| = ½·log1p(2a + a² + b²)
+    Complex::new(half::<T>() * (two * a + a * a + b * b).ln_1p(), b.atan2(T::one() + a))
+}
+
+/// `exp(z) - 1` accurate for small `|z|`: `expm1(a)cos(b) - 2sin²(b/2) + i·eᵃsin(b)`.
+fn complex_expm1<T: Float>(z: Complex<T>) -> Complex<T> {
+    let (a, b) = (z.re, z.im);
+    let two = T::one() + T::one();
+    let s = (b / two).sin();
+    Complex::new(a.exp_m1() * b.cos() - two * s * s, a.exp() * b.sin())
+}
+
+fn complex_recip<T: Float>(z: Complex<T>) -> Complex<T> {
+    // Smith's algorithm, as complex division
+    let (c, d) = (z.re, z.im);
+    if c.abs() >= d.abs() {
+        let r = d / c;
+        let den = c + d * r;
+        Complex::new(T::one() / den, -r / den)
+    } else {
+        let r = c / d;
+        let den = c * r + d;
+        Complex::new(r / den, -T::one() / den)
+    }
+}
+
+/// Softplus `log(1 + eˣ)` without overflow.
+fn softplus_real<T: Float>(x: T) -> T {
+    x.max(T::zero()) + (-x.abs()).exp().ln_1p()
+}
+
+macro_rules! float_fn {
+    ($(#[$doc:meta])* $name:ident, $tf:literal, complex: $c:tt, real: |$x:ident| $real:expr, complex_fn: |$z:ident| $cplx:expr) => {
+        $(#[$doc])*
+        ///
+        /// Keeps the input's dtype and weakness.
+        ///
+        /// # Errors
+        /// [`Error::UnsupportedDType`] for integer and bool inputs (cast to a float first)
+        #[doc = concat!(float_fn!(@complex_doc $c), ".")]
+        pub fn $name(x: &Tensor) -> Result<Tensor> {
+            #[allow(non_camel_case_types)]
+            struct $name;
+            impl FloatFn for $name {
+                const NAME: &'static str = $tf;
+                const COMPLEX: bool = $c;
+                #[inline(always)]
+                fn real<T: Float>($x: T) -> T {
+                    $real
+                }
+                #[inline(always)]
+                #[allow(unused_variables)]
+                fn complex<T: Float>($z: Complex<T>) -> Complex<T> {
+                    $cplx
+                }
+            }
+            float_map::<$name>(x)
+        }
+    };
+    (@complex_doc true) => { "" };
+    (@complex_doc false) => { " and for complex inputs" };
+}
+
+float_fn!(/// `eˣ`.
+    exp, "exp", complex: true, real: |x| x.exp(), complex_fn: |z| z.exp());
+float_fn!(/// `eˣ - 1`, accurate near 0.
+    expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| complex_expm1(z));
+float_fn!(/// Natural logarithm (`log(0) = -inf`, negative → NaN).
+    log, "log", complex: true, real: |x| x.ln(), complex_fn: |z| z.ln());
+float_fn!(/// `log(1 + x)`, accurate near 0.
+    log1p, "log1p", complex: true, real: |x| x.ln_1p(), complex_fn: |z| complex_log1p(z));
+float_fn!(/// Square root (negative reals → NaN; complex gives the principal root).
+    sqrt, "sqrt", complex: true, real: |x| x.sqrt(), complex_fn: |z| z.sqrt());
+float_fn!(/// `1 / sqrt(x)`.
+    rsqrt, "rsqrt", complex: true, real: |x| x.sqrt().recip(), complex_fn: |z| complex_recip(z.sqrt()));
+float_fn!(/// Sine.
+    sin, "sin", complex: true, real: |x| x.sin(), complex_fn: |z| z.sin());
+float_fn!(/// Cosine.
+    cos, "cos", complex: true, real: |x| x.cos(), complex_fn: |z| z.cos());
+float_fn!(/// Tangent.
+    tan, "tan", complex: true, real: |x| x.tan(), complex_fn: |z| z.tan());
+float_fn!(/// Inverse sine.
+    asin, "asin", complex: true, real: |x| x.asin(), complex_fn: |z| z.asin());
+float_fn!(/// Inverse cosine.
+    acos, "acos", complex: true, real: |x| x.acos(), complex_fn: |z| z.acos());
+float_fn!(/// Inverse tangent.
+    atan, "atan", complex: true, real: |x| x.atan(), complex_fn: |z| z.atan());
+float_fn!(/// Hyperbolic sine.
+    sinh, "sinh", complex: true, real: |x| x.sinh(), complex_fn: |z| z.sinh());
+float_fn!(/// Hyperbolic cosine.
+    cosh, "cosh", complex: true, real: |x| x.cosh(), complex_fn: |z| z.cosh());
+float_fn!(/// Hyperbolic tangent.
+    tanh, "tanh", complex: true, real: |x| x.tanh(), complex_fn: |z| z.tanh());
+float_fn!(/// Inverse hyperbolic sine.
+    asinh, "asinh", complex: true, real: |x| x.asinh(), complex_fn: |z| z.asinh());
+float_fn!(/// Inverse hyperbolic cosine.
+    acosh, "acosh", complex: true, real: |x| x.acosh(), complex_fn: |z| z.acosh());
+float_fn!(/// Inverse hyperbolic tangent.
+    atanh, "atanh", complex: true, real: |x| x.atanh(), complex_fn: |z| z.atanh());
+float_fn!(/// Logistic sigmoid `1 / (1 + e⁻ˣ)`.
+    sigmoid, "sigmoid", complex: true,
+    real: |x| if x >= T::zero() { (T::one() + (-x).exp()).recip() } else { let e = x.exp(); e / (T::one() + e) },
+    complex_fn: |z| complex_recip(Complex::new(T::one(), T::zero()) + (-z).exp()));
+float_fn!(/// `log(sigmoid(x)) = -softplus(-x)`, without overflow.
+    log_sigmoid, "log_sigmoid", complex: false, real: |x| -softplus_real(-x), complex_fn: |z| z);
+float_fn!(/// `log(1 + eˣ)`, without overflow.
+    softplus, "softplus", complex: false, real: |x| softplus_real(x), complex_fn: |z| z);
+float_fn!(/// Largest integer not above `x`.
+    floor, "floor", complex: false, real: |x| x.floor(), complex_fn: |z| z);
+float_fn!(/// Smallest integer not below `x`.
+    ceil, "ceil", complex: false, real: |x| x.ceil(), complex_fn: |z| z);
+float_fn!(/// Round half to even (`rint(2.5) = 2`).
+    rint, "rint", complex: false, real: |x| round_half_even(x), complex_fn: |z| z);
+float_fn!(/// `1 / x`.
+    reciprocal, "reciprocal", complex: true, real: |x| x.recip(), complex_fn: |z| complex_recip(z));
+float_fn!(/// `1 / x`, and 0 where `x == 0`.
+    reciprocal_no_nan, "reciprocal_no_nan", complex: true,
+    real: |x| if x == T::zero() { T::zero() } else { x.recip() },
+    complex_fn: |z| if z.re == T::zero() && z.im == T::zero() { z } else { complex_recip(z) });
+
+/// Round half to even, like `tf.math.round`: `[0.5, 1.5, 2.5] → [0, 2, 2]`.
+/// Integer inputs are returned unchanged (as TF does).
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![0.5f32, 1.5, 2.5, -0.5], &[4]).unwrap();
+/// assert_eq!(ops::round(&x).unwrap().to_vec::<f32>().unwrap(), vec![0.0, 2.0, 2.0, -0.0]);
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool and complex.
+pub fn round(x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_integer() {
+        return Ok(x.clone());
+    }
+    rint(x).map_err(|_| unsupported("round", x.dtype(), "integers, bfloat16, float16, float32, float64"))
+}
+
+/// A function on every numeric dtype, given per element type.
+pub(crate) trait NumFn {
+    const NAME: &'static str;
+    const SUPPORTED: &'static str;
+    fn apply<T: super::num::Num + Signum>(x: T) -> T;
+    fn accepts(d: DType) -> bool;
+}
+
+/// Sign and absolute value on every element type (integers wrap: `abs(i8::MIN) = i8::MIN`).
+pub(crate) trait Signum: Element {
+    /// `-1`, `0` or `1` (NaN for NaN; `z/|z|` for complex).
+    fn signum_(self) -> Self;
+    /// `|x|` in the same type (for complex: `|z| + 0i`).
+    fn abs_(self) -> Self;
+}
+
+macro_rules! signum_int {
+    ($($t:ty),*) => {$(impl Signum for $t {
+        #[inline(always)] fn signum_(self) -> Self { if self > 0 { 1 } else if self == 0 { 0 } else { (0 as $t).wrapping_sub(1) } }
+        #[inline(always)] fn abs_(self) -> Self { if self >= (0 as $t) { self } else { (0 as $t).wrapping_sub(self) } }
+    })*};
+}
+signum_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+macro_rules! signum_float {
+    ($($t:ty),*) => {$(impl Signum for $t {
+        #[inline(always)] fn signum_(self) -> Self {
+            let z = <$t as Element>::from_f32(0.0);
+            if self > z { <$t as Element>::from_f32(1.0) } else if self < z { <$t as Element>::from_f32(-1.0) } else if self == z { z } else { self }
+        }
+        #[inline(always)] fn abs_(self) -> Self { if self.is_sign_negative() { -self } else { self } }
+    })*};
+}
+signum_float!(f32, f64, bf16, f16);
+
+macro_rules! signum_complex {
+    ($($r:ty),*) => {$(impl Signum for Complex<$r> {
+        #[inline(always)] fn signum_(self) -> Self {
+            let n = self.norm();
+            if n == 0.0 { self } else { Complex::new(self.re / n, self.im / n) }
+        }
+        #[inline(always)] fn abs_(self) -> Self { Complex::new(self.norm(), 0.0) }
+    })*};
+}
+signum_complex!(f32, f64);
+
+fn num_map<F: NumFn>(x: &Tensor) -> Result<Tensor> {
+    if !F::accepts(x.dtype()) {
+        return Err(unsupported(F::NAME, x.dtype(), F::SUPPORTED));
+    }
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    crate::with_numeric_dtype!(x.dtype(), T,
+        kernels::unary::<T, T, _>(x, out.data_mut::<T>(), F::apply::<T>),
+        bool => return Err(unsupported(F::NAME, DType::Bool, F::SUPPORTED)));
+    Ok(out.with_weak(x.is_weak()))
+}
+
+fn signed_or_inexact(d: DType) -> bool {
+    !d.is_unsigned() && !d.is_bool()
+}
+
+/// `-1`, `0` or `1` element-wise (`NaN` stays `NaN`, `-0.0 → 0`; complex: `z / |z|`).
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![-3i32, 0, 7], &[3]).unwrap();
+/// assert_eq!(ops::sign(&x).unwrap().to_vec::<i32>().unwrap(), vec![-1, 0, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel).
+pub fn sign(x: &Tensor) -> Result<Tensor> {
+    struct F;
+    impl NumFn for F {
+        const NAME: &'static str = "sign";
+        const SUPPORTED: &'static str = SIGNED;
+        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+            x.signum_()
+        }
+        fn accepts(d: DType) -> bool {
+            signed_or_inexact(d)
+        }
+    }
+    num_map::<F>(x)
+}
+
+/// `x * x` element-wise (integers wrap).
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool.
+pub fn square(x: &Tensor) -> Result<Tensor> {
+    struct F;
+    impl NumFn for F {
+        const NAME: &'static str = "square";
+        const SUPPORTED: &'static str = NUMERIC;
+        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+            x.mul(x)
+        }
+        fn accepts(d: DType) -> bool {
+            !d.is_bool()
+        }
+    }
+    num_map::<F>(x)
+}
+
+/// Absolute value. Keeps dtype and weakness, except that complex inputs give
+/// their real dtype (`abs(c128*)` is `f64*`). Integers wrap: `abs(i8::MIN) = i8::MIN`.
+///
+/// ```
+/// use lattensor::{constant, ops, DType};
+/// let a = ops::abs(&constant([-100.0, 4.0]).unwrap()).unwrap();
+/// assert_eq!(a.to_string(), "<Tensor: shape=(2,), dtype=float32, numpy=[100.,   4.], weak=True>");
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel).
+pub fn abs(x: &Tensor) -> Result<Tensor> {
+    struct F;
+    impl NumFn for F {
+        const NAME: &'static str = "abs";
+        const SUPPORTED: &'static str = SIGNED;
+        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+            x.abs_()
+        }
+        fn accepts(d: DType) -> bool {
+            signed_or_inexact(d)
+        }
+    }
+    let a = num_map::<F>(x)?;
+    if x.dtype().is_complex() {
+        return real(&a);
+    }
+    Ok(a)
+}
+
+/// Maps a complex tensor to a real one of its component dtype with `f`, keeping weakness.
+fn complex_to_real(x: &Tensor, f32f: fn(Complex<f32>) -> f32, f64f: fn(Complex<f64>) -> f64) -> Result<Tensor> {
+    let rd = x.dtype().real_dtype();
+    let mut out = Tensor::zeros(x.shape(), rd)?;
+    match x.dtype() {
+        DType::C64 => kernels::unary::<Complex<f32>, f32, _>(x, out.data_mut(), f32f),
+        _ => kernels::unary::<Complex<f64>, f64, _>(x, out.data_mut(), f64f),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+/// Real part; a real input is returned unchanged (`real(c128*)` is `f64*`).
+///
+/// # Errors
+/// None in practice; the `Result` is for allocation failures.
+pub fn real(x: &Tensor) -> Result<Tensor> {
+    if !x.dtype().is_complex() {
+        return Ok(x.clone());
+    }
+    complex_to_real(x, |z| z.re, |z| z.re)
+}
+
+/// Imaginary part; zeros of the same dtype for a real input.
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if the result cannot be allocated.
+pub fn imag(x: &Tensor) -> Result<Tensor> {
+    if !x.dtype().is_complex() {
+        return crate::zeros_like(x, None);
+    }
+    complex_to_real(x, |z| z.im, |z| z.im)
+}
+
+/// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
+/// negative values and `0` otherwise, in the same dtype (as TF does).
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for integer and bool inputs.
+pub fn angle(x: &Tensor) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return complex_to_real(x, |z| z.im.atan2(z.re), |z| z.im.atan2(z.re));
+    }
+    struct F;
+    impl FloatFn for F {
+        const NAME: &'static str = "angle";
+        const COMPLEX: bool = false;
+        fn real<T: Float>(x: T) -> T {
+            if x < T::zero() {
+                T::zero().acos() * (T::one() + T::one()) // π
+            } else if x.is_nan() {
+                x
+            } else {
+                T::zero()
+            }
+        }
+        fn complex<T: Float>(z: Complex<T>) -> Complex<T> {
+            z
+        }
+    }
+    float_map::<F>(x)
+}
+
+/// Complex conjugate; real inputs are returned unchanged.
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if the result cannot be allocated.
+pub fn conj(x: &Tensor) -> Result<Tensor> {
+    if !x.dtype().is_complex() {
+        return Ok(x.clone());
+    }
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    match x.dtype() {
+        DType::C64 => kernels::unary::<Complex<f32>, Complex<f32>, _>(x, out.data_mut(), |z| z.conj()),
+        _ => kernels::unary::<Complex<f64>, Complex<f64>, _>(x, out.data_mut(), |z| z.conj()),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+/// A predicate on float values, true for no integer.
+fn float_predicate(op: &str, x: &Tensor, f32f: fn(f32) -> bool, f64f: fn(f64) -> bool) -> Result<Tensor> {
+    let mut out = Tensor::zeros(x.shape(), DType::Bool)?;
+    match x.dtype() {
+        DType::F64 => kernels::unary::<f64, bool, _>(x, out.data_mut(), f64f),
+        DType::F32 | DType::F16 | DType::BF16 => kernels::unary::<f32, bool, _>(x, out.data_mut(), f32f),
+        d => return Err(unsupported(op, d, REAL_FLOATS)),
+    }
+    Ok(out)
+}
+
+/// `true` where `x` is NaN. The result is strong bool.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+pub fn is_nan(x: &Tensor) -> Result<Tensor> {
+    float_predicate("is_nan", x, f32::is_nan, f64::is_nan)
+}
+
+/// `true` where `x` is ±inf. The result is strong bool.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+pub fn is_inf(x: &Tensor) -> Result<Tensor> {
+    float_predicate("is_inf", x, f32::is_infinite, f64::is_infinite)
+}
+
+/// `true` where `x` is finite. The result is strong bool.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+pub fn is_finite(x: &Tensor) -> Result<Tensor> {
+    float_predicate("is_finite", x, f32::is_finite, f64::is_finite)
+}
+
+/// Logical NOT of a bool tensor.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-bool inputs.
+pub fn logical_not(x: &Tensor) -> Result<Tensor> {
+    if x.dtype() != DType::Bool {
+        return Err(unsupported("logical_not", x.dtype(), "bool"));
+    }
+    let mut out = Tensor::zeros(x.shape(), DType::Bool)?;
+    kernels::unary::<bool, bool, _>(x, out.data_mut(), |b| !b);
+    Ok(out)
+}
+
+/// Bitwise NOT of an integer tensor (`tf.bitwise.invert`); keeps dtype and weakness.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-integer inputs.
+pub fn invert(x: &Tensor) -> Result<Tensor> {
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    macro_rules! inv {
+        ($($d:ident => $t:ty),*) => {
+            match x.dtype() {
+                $(DType::$d => kernels::unary::<$t, $t, _>(x, out.data_mut(), |v| !v),)*
+                d => return Err(unsupported("invert", d, "int8, int16, int32, int64, uint8, uint16, uint32, uint64")),
+            }
+        };
+    }
+    inv!(U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64);
+    Ok(out.with_weak(x.is_weak()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t32(v: &[f32]) -> Tensor {
+        Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
+    }
+
+    #[test]
+    fn keeps_weakness_and_dtype() {
+        let w = crate::constant([1.0, 2.0]).unwrap();
+        let e = exp(&w).unwrap();
+        assert!(e.is_weak());
+        assert_eq!(e.dtype(), DType::F32);
+    }
+
+    #[test]
+    fn ints_are_refused_like_tf() {
+        let e = sqrt(&Tensor::scalar(4i32)).unwrap_err();
+        assert!(matches!(e, Error::UnsupportedDType { dtype: DType::I32, .. }), "{e}");
+        assert!(sign(&Tensor::scalar(4u8)).is_err());
+        assert!(floor(&Tensor::scalar(Complex::new(1.0f32, 1.0))).is_err());
+    }
+
+    #[test]
+    fn rounding_is_half_to_even() {
+        let r = rint(&t32(&[0.5, 1.5, 2.5, -0.5, -1.5, 0.49999997])).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(r, vec![0.0, 2.0, 2.0, -0.0, -2.0, 0.0]);
+        assert!(r[3].is_sign_negative());
+    }
+
+    #[test]
+    fn sign_edge_cases() {
+        let s = sign(&t32(&[f32::NAN, -0.0, 2.0, -3.0])).unwrap().to_vec::<f32>().unwrap();
+        assert!(s[0].is_nan());
+        assert_eq!(&s[1..], &[0.0, 1.0, -1.0]);
+    }
+
+    #[test]
+    fn complex_functions_match_closed_forms() {
+        let z = Tensor::from_vec(vec![Complex::new(1.0f64, 1.0)], &[1]).unwrap();
+        let s = sigmoid(&z).unwrap().item::<Complex<f64>>().unwrap();
+        assert!((s.re - 0.782_041_570_6).abs() < 1e-9 && (s.im - 0.201_948_227_7).abs() < 1e-9, "{s}");
+        let small = Tensor::from_vec(vec![Complex::new(1e-10f64, 1e-10)], &[1]).unwrap();
+        let l = log1p(&small).unwrap().item::<Complex<f64>>().unwrap();
+        // exact to first order beyond z: log1p(z) ≈ z - z²/2 = 1e-10 + (1e-10 - 1e-20)i
+        let close = |x: f64, y: f64| ((x - y) / y).abs() < 1e-14;
+        assert!(close(l.re, 1e-10) && close(l.im, 1e-10 - 1e-20), "{l}");
+        let m = expm1(&small).unwrap().item::<Complex<f64>>().unwrap();
+        // expm1(z) ≈ z + z²/2 = 1e-10 + (1e-10 + 1e-20)i; exp(z) - 1 would be off by ~1e-7 relative
+        assert!(close(m.re, 1e-10) && close(m.im, 1e-10 + 1e-20), "{m}");
+        let a = abs(&z).unwrap();
+        assert_eq!(a.dtype(), DType::F64);
+        assert!((a.item::<f64>().unwrap() - 2f64.sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn stable_softplus_and_log_sigmoid() {
+        let x = Tensor::from_vec(vec![1000.0f64, -1000.0, 0.0], &[3]).unwrap();
+        assert_eq!(softplus(&x).unwrap().to_vec::<f64>().unwrap(), vec![1000.0, 0.0, 2f64.ln()]);
+        assert_eq!(log_sigmoid(&x).unwrap().to_vec::<f64>().unwrap(), vec![0.0, -1000.0, -(2f64.ln())]);
+    }
+
+    #[test]
+    fn half_types_compute_in_f32() {
+        let h = Tensor::from_vec(vec![f16::from_f32(2.0)], &[1]).unwrap();
+        assert_eq!(sqrt(&h).unwrap().item::<f16>().unwrap(), f16::from_f32(std::f32::consts::SQRT_2));
+    }
+
+    #[test]
+    fn angle_of_reals() {
+        assert_eq!(angle(&t32(&[-2.25, 3.0])).unwrap().to_vec::<f32>().unwrap(), vec![std::f32::consts::PI, 0.0]);
+    }
+}
