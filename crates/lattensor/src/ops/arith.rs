@@ -10,14 +10,15 @@ use crate::scalar::Operand;
 use crate::{with_inexact_dtype, with_numeric_dtype, DType, Tensor};
 
 /// The operands of a promoting binary op, broadcast and typed.
-struct Prepared<'a> {
-    result: LatticeType,
-    shape: Vec<usize>,
-    a: Input<'a>,
-    b: Input<'a>,
+pub(crate) struct Prepared<'a> {
+    pub result: LatticeType,
+    pub shape: Vec<usize>,
+    pub a: Input<'a>,
+    pub b: Input<'a>,
 }
 
-fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<Prepared<'a>> {
+/// Promotes two operands in the current mode and broadcasts them.
+pub(crate) fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<Prepared<'a>> {
     let result = promote::promote_for(op, a.lattice_type()?, b.lattice_type()?, promote::current_mode())?;
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     Ok(Prepared { result, a: Input::broadcast(a, &shape)?, b: Input::broadcast(b, &shape)?, shape })

@@ -19,10 +19,16 @@
 //! ```
 
 mod arith;
+mod binary;
 pub mod num;
 mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
+pub use binary::{
+    clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, less, less_equal, logical_and,
+    logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv, scalar_mul, truncatediv,
+    truncatemod,
+};
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,
     is_finite, is_inf, is_nan, log, log1p, log_sigmoid, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,

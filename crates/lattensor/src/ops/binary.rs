@@ -1,0 +1,614 @@
+//! Promoting binary ops beyond the ring operations: comparisons, maximum and
+//! minimum, pow, floor/truncating division and modulus, the `_no_nan`
+//! variants, `scalar_mul`, `clip_by_value` and the logical ops.
+//!
+//! One lattice for every op (the seed's model): comparisons and
+//! `maximum`/`minimum` promote their operands exactly like `add` does, and
+//! return strong results (bool for comparisons). TF 2.21 does not promote for
+//! `<`, `!=` or bitwise ops; lattensor does (see `docs/deviations.md`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use half::{bf16, f16};
+use num_complex::Complex;
+use num_traits::Float;
+
+use super::arith::{prepare, truediv_type, Prepared};
+use super::unary::unsupported;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::kernels::{self, Input};
+use crate::promote::LatticeType;
+use crate::scalar::Operand;
+use crate::{DType, Tensor};
+
+const REAL: &str = "every dtype but bool and complex";
+
+/// Integer arithmetic with TF's semantics (wrapping; division by zero flagged by the caller).
+pub(crate) trait Int: Element + Ord {
+    fn is_zero(self) -> bool;
+    fn is_neg(self) -> bool;
+    fn floor_div(self, b: Self) -> Self;
+    fn floor_mod(self, b: Self) -> Self;
+    fn trunc_div(self, b: Self) -> Self;
+    fn trunc_mod(self, b: Self) -> Self;
+    fn wrapping_pow(self, e: Self) -> Self;
+}
+
+macro_rules! int_impl {
+    ($($t:ty),*) => {$(impl Int for $t {
+        #[inline(always)] fn is_zero(self) -> bool { self == 0 }
+        #[allow(unused_comparisons)]
+        #[inline(always)] fn is_neg(self) -> bool { self < 0 }
+        #[inline(always)]
+        fn floor_div(self, b: Self) -> Self {
+            if b == 0 { return 0; }
+            let q = self.wrapping_div(b);
+            if self.wrapping_rem(b) != 0 && (self.is_neg() != b.is_neg()) { q.wrapping_sub(1) } else { q }
+        }
+        #[inline(always)]
+        fn floor_mod(self, b: Self) -> Self {
+            if b == 0 { return 0; }
+            let r = self.wrapping_rem(b);
+            if r != 0 && (r.is_neg() != b.is_neg()) { r.wrapping_add(b) } else { r }
+        }
+        #[inline(always)] fn trunc_div(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_div(b) } }
+        #[inline(always)] fn trunc_mod(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_rem(b) } }
+        #[inline(always)]
+        fn wrapping_pow(self, e: Self) -> Self {
+            let (mut base, mut e, mut acc) = (self, e, 1 as $t);
+            while e != 0 {
+                if e & 1 == 1 { acc = acc.wrapping_mul(base); }
+                base = base.wrapping_mul(base);
+                e >>= 1;
+            }
+            acc
+        }
+    })*};
+}
+int_impl!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+/// A binary function given per class of element type.
+pub(crate) trait BinaryFn {
+    const NAME: &'static str;
+    const SUPPORTED: &'static str;
+    fn accepts(d: DType) -> bool;
+    /// `flag` is set when the result is invalid (integer division by zero, negative integer power).
+    fn int<T: Int>(a: T, b: T, flag: &AtomicBool) -> T;
+    fn float<T: Float>(a: T, b: T) -> T;
+    fn complex<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T>;
+    /// The error raised when `flag` was set.
+    fn flag_error() -> Error {
+        Error::InvalidArgument(format!("{}: integer division by zero", Self::NAME))
+    }
+}
+
+/// Runs `F` on prepared operands into a new tensor of `result`'s dtype.
+fn run<F: BinaryFn>(p: &Prepared<'_>, result: LatticeType) -> Result<Tensor> {
+    let d = result.dtype;
+    if !F::accepts(d) {
+        return Err(unsupported(F::NAME, d, F::SUPPORTED));
+    }
+    let mut out = Tensor::zeros(&p.shape, d)?;
+    let flag = AtomicBool::new(false);
+    let (a, b) = (&p.a, &p.b);
+    macro_rules! ints {
+        ($($v:ident => $t:ty),*) => {
+            match d {
+                $(DType::$v => kernels::binary::<$t, _>(a, b, out.data_mut(), |x, y| F::int(x, y, &flag)),)*
+                DType::BF16 => kernels::binary_to::<f32, bf16, _>(a, b, out.data_mut(), |x, y| F::float(x, y).cast_into()),
+                DType::F16 => kernels::binary_to::<f32, f16, _>(a, b, out.data_mut(), |x, y| F::float(x, y).cast_into()),
+                DType::F32 => kernels::binary::<f32, _>(a, b, out.data_mut(), F::float::<f32>),
+                DType::F64 => kernels::binary::<f64, _>(a, b, out.data_mut(), F::float::<f64>),
+                DType::C64 => kernels::binary::<Complex<f32>, _>(a, b, out.data_mut(), F::complex::<f32>),
+                DType::C128 => kernels::binary::<Complex<f64>, _>(a, b, out.data_mut(), F::complex::<f64>),
+                DType::Bool => return Err(unsupported(F::NAME, d, F::SUPPORTED)),
+            }
+        };
+    }
+    ints!(U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64);
+    if flag.load(Ordering::Relaxed) {
+        return Err(F::flag_error());
+    }
+    Ok(out.with_weak(result.weak))
+}
+
+fn real_only(d: DType) -> bool {
+    !d.is_bool() && !d.is_complex()
+}
+
+fn nan_or<T: Float>(a: T, b: T, f: impl Fn(T, T) -> T) -> T {
+    if a.is_nan() {
+        a
+    } else if b.is_nan() {
+        b
+    } else {
+        f(a, b)
+    }
+}
+
+macro_rules! binary_fn {
+    (
+        $(#[$doc:meta])* $name:ident, $tf:literal, supported: $sup:expr, accepts: $acc:expr, weak: $weak:expr,
+        int: |$ia:ident, $ib:ident, $flag:ident| $int:expr,
+        float: |$fa:ident, $fb:ident| $float:expr,
+        complex: |$ca:ident, $cb:ident| $cplx:expr
+        $(, flag_error: $ferr:expr)?
+    ) => {
+        $(#[$doc])*
+        pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+            struct F;
+            impl BinaryFn for F {
+                const NAME: &'static str = $tf;
+                const SUPPORTED: &'static str = $sup;
+                fn accepts(d: DType) -> bool {
+                    #[allow(clippy::redundant_closure_call)]
+                    ($acc)(d)
+                }
+                #[allow(unused_variables)]
+                #[inline(always)]
+                fn int<T: Int>($ia: T, $ib: T, $flag: &AtomicBool) -> T {
+                    $int
+                }
+                #[allow(unused_variables)]
+                #[inline(always)]
+                fn float<T: Float>($fa: T, $fb: T) -> T {
+                    $float
+                }
+                #[allow(unused_variables)]
+                #[inline(always)]
+                fn complex<T: Float>($ca: Complex<T>, $cb: Complex<T>) -> Complex<T> {
+                    $cplx
+                }
+                $(fn flag_error() -> Error { $ferr })?
+            }
+            let p = prepare($tf, &a.into(), &b.into())?;
+            let result = p.result;
+            #[allow(clippy::redundant_closure_call)]
+            let result = LatticeType::weak_or_strong(result.dtype, ($weak)(result.weak));
+            run::<F>(&p, result)
+        }
+    };
+}
+
+fn flag_zero<T: Int>(b: T, flag: &AtomicBool) {
+    if b.is_zero() {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
+binary_fn!(
+    /// Element-wise maximum, promoted through the lattice; the result is strong
+    /// (as TF's `tf.maximum`, which drops weakness). NaN propagates.
+    ///
+    /// ```
+    /// use lattensor::{ops, DType, Tensor};
+    /// let m = ops::maximum(&Tensor::scalar(1i8), 2.0).unwrap(); // i8 ⊔ f32* = f64*
+    /// assert_eq!((m.dtype(), m.is_weak(), m.item::<f64>().unwrap()), (DType::F64, false, 2.0));
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Promotion`] if the mode refuses the pair; [`Error::UnsupportedDType`] for bool and complex.
+    maximum, "maximum", supported: REAL, accepts: real_only, weak: |_| false,
+    int: |a, b, f| a.max(b), float: |a, b| nan_or(a, b, T::max), complex: |a, b| a);
+binary_fn!(
+    /// Element-wise minimum; as [`maximum`].
+    ///
+    /// # Errors
+    /// As [`maximum`].
+    minimum, "minimum", supported: REAL, accepts: real_only, weak: |_| false,
+    int: |a, b, f| a.min(b), float: |a, b| nan_or(a, b, T::min), complex: |a, b| a);
+binary_fn!(
+    /// `a ** b`, promoted through the lattice, keeping weakness (`i32* ** 3 → i32*`,
+    /// `int8 ** 2.0 → f64*`). Integers wrap; `0 ** 0 = 1`.
+    ///
+    /// Unlike TF (which has no kernel), unsigned integers are accepted.
+    ///
+    /// ```
+    /// use lattensor::{ops, DType, Tensor};
+    /// let p = ops::pow(&Tensor::from_vec(vec![2i8, 3], &[2]).unwrap(), 2).unwrap();
+    /// assert_eq!((p.dtype(), p.to_vec::<i8>().unwrap()), (DType::I8, vec![4, 9]));
+    /// assert!(ops::pow(&Tensor::scalar(2i32), -1).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an integer raised to a negative integer power;
+    /// [`Error::Promotion`] if the mode refuses the pair; [`Error::UnsupportedDType`] for bool.
+    pow, "pow", supported: "every dtype but bool", accepts: |d: DType| !d.is_bool(), weak: |w| w,
+    int: |a, b, flag| { if b.is_neg() { flag.store(true, Ordering::Relaxed); } a.wrapping_pow(b) },
+    float: |a, b| a.powf(b),
+    complex: |a, b| {
+        let zero = T::zero();
+        if b.re == zero && b.im == zero { Complex::new(T::one(), zero) }
+        else if a.re == zero && a.im == zero { if b.re > zero { Complex::new(zero, zero) } else { Complex::new(T::nan(), T::nan()) } }
+        else { a.powc(b) }
+    },
+    flag_error: Error::InvalidArgument("pow: integers to negative integer powers are not allowed; cast the base to a float first".into()));
+binary_fn!(
+    /// Floor division `⌊a / b⌋`, promoted through the lattice, keeping weakness
+    /// (`i32* // 2 → i32*`, `int8 // 2.0 → f64*`, `-7 // 2 = -4`). Floats compute `floor(a / b)`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for integer division by zero; [`Error::UnsupportedDType`] for bool and complex.
+    floordiv, "floordiv", supported: REAL, accepts: real_only, weak: |w| w,
+    int: |a, b, flag| { flag_zero(b, flag); a.floor_div(b) }, float: |a, b| (a / b).floor(), complex: |a, b| a);
+binary_fn!(
+    /// Floor modulus: the remainder of floor division, with the divisor's sign
+    /// (`-7 % 3 = 2`, `7 % -2 = -1`), promoted and keeping weakness.
+    ///
+    /// # Errors
+    /// As [`floordiv`].
+    floormod, "floormod", supported: REAL, accepts: real_only, weak: |w| w,
+    int: |a, b, flag| { flag_zero(b, flag); a.floor_mod(b) },
+    float: |a, b| { let r = a % b; if r != T::zero() && ((r < T::zero()) != (b < T::zero())) { r + b } else { r } },
+    complex: |a, b| a);
+binary_fn!(
+    /// Division rounded toward zero (`-7 / 2 = -3`); floats compute `trunc(a / b)`.
+    ///
+    /// # Errors
+    /// As [`floordiv`].
+    truncatediv, "truncatediv", supported: REAL, accepts: real_only, weak: |w| w,
+    int: |a, b, flag| { flag_zero(b, flag); a.trunc_div(b) }, float: |a, b| (a / b).trunc(), complex: |a, b| a);
+binary_fn!(
+    /// Remainder of truncating division, with the dividend's sign (C's `%`, `fmod` for floats).
+    ///
+    /// # Errors
+    /// As [`floordiv`].
+    truncatemod, "truncatemod", supported: REAL, accepts: real_only, weak: |w| w,
+    int: |a, b, flag| { flag_zero(b, flag); a.trunc_mod(b) }, float: |a, b| a % b, complex: |a, b| a);
+binary_fn!(
+    /// `a * b`, but 0 where `b == 0` even if `a` is NaN or infinite. Promotes and keeps weakness.
+    ///
+    /// # Errors
+    /// As [`super::add`].
+    multiply_no_nan, "multiply_no_nan", supported: "every dtype but bool", accepts: |d: DType| !d.is_bool(), weak: |w| w,
+    int: |a, b, f| a.cast_into::<i64>().wrapping_mul(b.cast_into::<i64>()).cast_into(),
+    float: |a, b| if b == T::zero() { T::zero() } else { a * b },
+    complex: |a, b| if b.re == T::zero() && b.im == T::zero() { Complex::new(T::zero(), T::zero()) } else { a * b });
+
+/// `a / b`, but 0 where `b == 0`. Promotes, then applies TF's true-division
+/// rule (integer results divide in float32/float64), keeping weakness.
+///
+/// ```
+/// use lattensor::{ops, DType, Tensor};
+/// let q = ops::divide_no_nan(&Tensor::from_vec(vec![7i32, 7], &[2]).unwrap(), &Tensor::from_vec(vec![0i32, 2], &[2]).unwrap()).unwrap();
+/// assert_eq!((q.dtype(), q.to_vec::<f64>().unwrap()), (DType::F64, vec![0.0, 3.5]));
+/// ```
+///
+/// # Errors
+/// As [`super::divide`].
+pub fn divide_no_nan<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    struct F;
+    impl BinaryFn for F {
+        const NAME: &'static str = "divide_no_nan";
+        const SUPPORTED: &'static str = "every dtype but bool";
+        fn accepts(d: DType) -> bool {
+            d.is_inexact()
+        }
+        fn int<T: Int>(a: T, _b: T, _f: &AtomicBool) -> T {
+            a
+        }
+        fn float<T: Float>(a: T, b: T) -> T {
+            if b == T::zero() {
+                T::zero()
+            } else {
+                a / b
+            }
+        }
+        fn complex<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
+            if b.re == T::zero() && b.im == T::zero() {
+                Complex::new(T::zero(), T::zero())
+            } else {
+                a / b
+            }
+        }
+    }
+    let p = prepare("divide_no_nan", &a.into(), &b.into())?;
+    let result = truediv_type(p.result)?;
+    run::<F>(&p, result)
+}
+
+/// `tf.realdiv`: the same as [`super::divide`] (TF has no integer kernel; lattensor
+/// applies the true-division rule instead of failing).
+///
+/// # Errors
+/// As [`super::divide`].
+pub fn realdiv<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    super::divide(a, b)
+}
+
+/// Which comparison.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+fn compare<'a>(op: &str, cmp: Cmp, a: Operand<'a>, b: Operand<'a>) -> Result<Tensor> {
+    let p = prepare(op, &a, &b)?;
+    let d = p.result.dtype;
+    let ordered = !matches!(cmp, Cmp::Eq | Cmp::Ne);
+    if ordered && d.is_complex() {
+        return Err(unsupported(op, d, "every dtype but complex (complex numbers are not ordered)"));
+    }
+    let mut out = Tensor::zeros(&p.shape, DType::Bool)?;
+    fn go<T: Element + PartialOrd>(cmp: Cmp, a: &Input<'_>, b: &Input<'_>, out: &mut [bool]) {
+        match cmp {
+            Cmp::Eq => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x == y),
+            Cmp::Ne => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x != y),
+            Cmp::Lt => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x < y),
+            Cmp::Le => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x <= y),
+            Cmp::Gt => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x > y),
+            Cmp::Ge => kernels::binary_to::<T, bool, _>(a, b, out, |x, y| x >= y),
+        }
+    }
+    let o = out.data_mut::<bool>();
+    match d {
+        DType::C64 => kernels::binary_to::<Complex<f32>, bool, _>(&p.a, &p.b, o, |x, y| (x == y) == (cmp == Cmp::Eq)),
+        DType::C128 => kernels::binary_to::<Complex<f64>, bool, _>(&p.a, &p.b, o, |x, y| (x == y) == (cmp == Cmp::Eq)),
+        DType::Bool => go::<bool>(cmp, &p.a, &p.b, o),
+        DType::U8 => go::<u8>(cmp, &p.a, &p.b, o),
+        DType::U16 => go::<u16>(cmp, &p.a, &p.b, o),
+        DType::U32 => go::<u32>(cmp, &p.a, &p.b, o),
+        DType::U64 => go::<u64>(cmp, &p.a, &p.b, o),
+        DType::I8 => go::<i8>(cmp, &p.a, &p.b, o),
+        DType::I16 => go::<i16>(cmp, &p.a, &p.b, o),
+        DType::I32 => go::<i32>(cmp, &p.a, &p.b, o),
+        DType::I64 => go::<i64>(cmp, &p.a, &p.b, o),
+        DType::BF16 => go::<bf16>(cmp, &p.a, &p.b, o),
+        DType::F16 => go::<f16>(cmp, &p.a, &p.b, o),
+        DType::F32 => go::<f32>(cmp, &p.a, &p.b, o),
+        DType::F64 => go::<f64>(cmp, &p.a, &p.b, o),
+    }
+    Ok(out)
+}
+
+macro_rules! comparison {
+    ($(#[$doc:meta])* $name:ident, $cmp:ident) => {
+        $(#[$doc])*
+        ///
+        /// The operands are promoted through the lattice first (one lattice for
+        /// every op, unlike TF 2.21 where only `equal` promotes); the result is
+        /// a strong bool tensor of the broadcast shape.
+        ///
+        /// # Errors
+        /// [`Error::Promotion`] if the mode refuses the pair, [`Error::ShapeMismatch`]
+        /// for shapes that do not broadcast; ordering comparisons refuse complex.
+        pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+            compare(stringify!($name), Cmp::$cmp, a.into(), b.into())
+        }
+    };
+}
+
+comparison!(
+    /// `a == b` element-wise.
+    ///
+    /// ```
+    /// use lattensor::{ops, Tensor};
+    /// let e = ops::equal(&Tensor::from_vec(vec![1i8, 2], &[2]).unwrap(), 2.0).unwrap(); // i8 ⊔ f32* = f64*
+    /// assert_eq!(e.to_vec::<bool>().unwrap(), vec![false, true]);
+    /// ```
+    equal, Eq);
+comparison!(
+    /// `a != b` element-wise.
+    not_equal, Ne);
+comparison!(
+    /// `a < b` element-wise.
+    ///
+    /// ```
+    /// use lattensor::{ops, Tensor};
+    /// // TF 2.21 raises here (int8 vs int16 do not promote for `<`); the lattice gives int16
+    /// let l = ops::less(&Tensor::scalar(1i8), &Tensor::scalar(2i16)).unwrap();
+    /// assert!(l.item::<bool>().unwrap());
+    /// ```
+    less, Lt);
+comparison!(
+    /// `a <= b` element-wise.
+    less_equal, Le);
+comparison!(
+    /// `a > b` element-wise.
+    greater, Gt);
+comparison!(
+    /// `a >= b` element-wise.
+    greater_equal, Ge);
+
+fn logical(op: &str, a: Operand<'_>, b: Operand<'_>, f: fn(bool, bool) -> bool) -> Result<Tensor> {
+    for x in [&a, &b] {
+        let t = x.lattice_type()?;
+        if t.dtype != DType::Bool {
+            return Err(unsupported(op, t.dtype, "bool"));
+        }
+    }
+    let p = prepare(op, &a, &b)?;
+    let mut out = Tensor::zeros(&p.shape, DType::Bool)?;
+    kernels::binary::<bool, _>(&p.a, &p.b, out.data_mut(), f);
+    Ok(out)
+}
+
+/// Logical AND of two bool tensors.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-bool operands.
+pub fn logical_and<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    logical("logical_and", a.into(), b.into(), |x, y| x & y)
+}
+
+/// Logical OR of two bool tensors.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-bool operands.
+pub fn logical_or<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    logical("logical_or", a.into(), b.into(), |x, y| x | y)
+}
+
+/// Logical XOR of two bool tensors.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-bool operands.
+pub fn logical_xor<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
+    logical("logical_xor", a.into(), b.into(), |x, y| x ^ y)
+}
+
+/// Converts a scalar operand to `dtype` by the `constant(value, dtype)` rule.
+fn scalar_to(op: &str, s: Operand<'_>, dtype: DType) -> Result<Tensor> {
+    if !s.shape().is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "{op}: expected a scalar, got {}; use multiply for tensors",
+            s.describe()
+        )));
+    }
+    let v = match s {
+        Operand::Tensor(t) => crate::Value::Tensor(t.clone()),
+        Operand::Scalar(s) => crate::Value::Literal(s),
+    };
+    crate::constant_as(v, dtype).map_err(|e| match e {
+        Error::InvalidArgument(m) => Error::InvalidArgument(m.replacen("constant", op, 1)),
+        e => e,
+    })
+}
+
+/// `scalar * x` with the dtype and weakness of `x` only (`tf.math.scalar_mul`):
+/// the scalar is converted to `x`'s dtype by `constant`'s rule.
+///
+/// ```
+/// use lattensor::{ops, DType, Tensor};
+/// let x = Tensor::from_vec(vec![half::f16::from_f32(1.5)], &[1]).unwrap();
+/// assert_eq!(ops::scalar_mul(2, &x).unwrap().dtype(), DType::F16);
+/// assert!(ops::scalar_mul(2.5, &Tensor::scalar(1i32)).is_err());
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if the scalar is not a scalar or does not convert to `x`'s dtype.
+pub fn scalar_mul<'a>(scalar: impl Into<Operand<'a>>, x: &Tensor) -> Result<Tensor> {
+    let s = scalar_to("scalar_mul", scalar.into(), x.dtype())?;
+    Ok(crate::promote::with_mode(crate::PromotionMode::All, || super::multiply(&s, x))?.with_weak(x.is_weak()))
+}
+
+/// Clamps `x` to `[lo, hi]`, keeping `x`'s dtype and weakness (`tf.clip_by_value`).
+/// The bounds are converted to `x`'s dtype by `constant`'s rule; NaN stays NaN.
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![1i32, 5, 9], &[3]).unwrap();
+/// assert_eq!(ops::clip_by_value(&x, 2, 7).unwrap().to_vec::<i32>().unwrap(), vec![2, 5, 7]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if a bound does not convert; [`Error::UnsupportedDType`] for bool and complex.
+pub fn clip_by_value<'a>(x: &Tensor, lo: impl Into<Operand<'a>>, hi: impl Into<Operand<'a>>) -> Result<Tensor> {
+    let lo = to_dtype("clip_by_value", lo.into(), x.dtype())?;
+    let hi = to_dtype("clip_by_value", hi.into(), x.dtype())?;
+    let clipped = crate::promote::with_mode(crate::PromotionMode::All, || minimum(&maximum(x, &lo)?, &hi))?;
+    Ok(clipped.with_weak(x.is_weak()))
+}
+
+/// A bound converted to `dtype` (tensors of any broadcastable shape allowed).
+fn to_dtype(op: &str, v: Operand<'_>, dtype: DType) -> Result<Tensor> {
+    match v {
+        Operand::Tensor(t) if !t.shape().is_empty() => {
+            crate::constant_as(t, dtype).map_err(|e| Error::InvalidArgument(format!("{op}: {e}")))
+        }
+        other => scalar_to(op, other, dtype),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v<T: Element>(x: &[T]) -> Tensor {
+        Tensor::from_vec(x.to_vec(), &[x.len()]).unwrap()
+    }
+
+    #[test]
+    fn floor_and_trunc_division_match_tf() {
+        let a = v(&[-7i32, 7, -7, 7]);
+        let b = v(&[2i32, 2, -2, -2]);
+        assert_eq!(floordiv(&a, &b).unwrap().to_vec::<i32>().unwrap(), vec![-4, 3, 3, -4]);
+        assert_eq!(floormod(&a, &b).unwrap().to_vec::<i32>().unwrap(), vec![1, 1, -1, -1]);
+        assert_eq!(truncatediv(&a, &b).unwrap().to_vec::<i32>().unwrap(), vec![-3, 3, 3, -3]);
+        assert_eq!(truncatemod(&a, &b).unwrap().to_vec::<i32>().unwrap(), vec![-1, 1, -1, 1]);
+        let f = floormod(&v(&[-7.0f32, 7.0, 5.0, -1.0]), &v(&[2.0f32, -2.0, 0.0, f32::INFINITY])).unwrap();
+        let f = f.to_vec::<f32>().unwrap();
+        assert_eq!((f[0], f[1], f[3]), (1.0, -1.0, f32::INFINITY));
+        assert!(f[2].is_nan());
+        assert_eq!(floordiv(&v(&[-128i8]), &v(&[-1i8])).unwrap().to_vec::<i8>().unwrap(), vec![-128]);
+    }
+
+    #[test]
+    fn integer_division_by_zero_is_an_error() {
+        let e = floordiv(&v(&[1i32, 2]), &v(&[1i32, 0])).unwrap_err();
+        assert!(e.to_string().contains("division by zero"), "{e}");
+        assert!(floormod(&v(&[1u8]), 0).is_err());
+        // floats divide by zero per IEEE
+        assert_eq!(floordiv(&v(&[7.0f32]), 0).unwrap().to_vec::<f32>().unwrap(), vec![f32::INFINITY]);
+    }
+
+    #[test]
+    fn pow_rules() {
+        let r = pow(&crate::constant(2).unwrap(), 3).unwrap();
+        assert!(r.is_weak());
+        assert_eq!(r.item::<i32>().unwrap(), 8);
+        let r = pow(&Tensor::scalar(2i8), 2.0).unwrap();
+        assert_eq!((r.dtype(), r.is_weak()), (DType::F64, true));
+        assert_eq!(pow(&v(&[0i32]), 0).unwrap().to_vec::<i32>().unwrap(), vec![1]);
+        assert_eq!(pow(&v(&[3u8]), 6).unwrap().to_vec::<u8>().unwrap(), vec![217]); // 729 mod 256
+        let h = pow(&v(&[f16::from_f32(2.0)]), 0.5).unwrap();
+        assert_eq!(h.dtype(), DType::F16);
+    }
+
+    #[test]
+    fn max_min_propagate_nan_and_are_strong() {
+        let a = v(&[f32::NAN, 1.0]);
+        let b = v(&[1.0f32, f32::NAN]);
+        assert!(maximum(&a, &b).unwrap().to_vec::<f32>().unwrap().iter().all(|x| x.is_nan()));
+        assert!(minimum(&a, &b).unwrap().to_vec::<f32>().unwrap().iter().all(|x| x.is_nan()));
+        let m = maximum(&crate::constant(1).unwrap(), 2).unwrap();
+        assert_eq!((m.dtype(), m.is_weak()), (DType::I32, false));
+    }
+
+    #[test]
+    fn comparisons_promote() {
+        let l = less(&v(&[1u8, 200]), &v(&[-1i8, 100])).unwrap(); // u8 ⊔ i8 = i16
+        assert_eq!(l.to_vec::<bool>().unwrap(), vec![false, false]);
+        let e = equal(&v(&[num_complex::Complex64::new(1.0, 1.0)]), &v(&[num_complex::Complex64::new(1.0, 1.0)]));
+        assert_eq!(e.unwrap().to_vec::<bool>().unwrap(), vec![true]);
+        assert!(less(&v(&[num_complex::Complex32::new(1.0, 0.0)]), 1.0).is_err());
+        assert!(crate::promote::with_mode(crate::PromotionMode::Safe, || less(
+            &Tensor::scalar(1i32),
+            &Tensor::scalar(1.0f32)
+        ))
+        .is_err());
+    }
+
+    #[test]
+    fn no_nan_variants() {
+        let q = divide_no_nan(&v(&[7.0f32, f32::NAN]), &v(&[0.0f32, 0.0])).unwrap();
+        assert_eq!(q.to_vec::<f32>().unwrap(), vec![0.0, 0.0]);
+        let m = multiply_no_nan(&v(&[f32::NAN, f32::INFINITY, 2.0]), &v(&[0.0f32, 0.0, 3.0])).unwrap();
+        assert_eq!(m.to_vec::<f32>().unwrap(), vec![0.0, 0.0, 6.0]);
+    }
+
+    #[test]
+    fn clip_and_scalar_mul_keep_x_type() {
+        let x = crate::constant([1.0, f64::NAN, 9.0]).unwrap();
+        let c = clip_by_value(&x, 2, 7).unwrap();
+        assert!(c.is_weak());
+        let c = c.to_vec::<f32>().unwrap();
+        assert_eq!((c[0], c[2]), (2.0, 7.0));
+        assert!(c[1].is_nan());
+        assert!(clip_by_value(&Tensor::scalar(1i8), 2.5, 7).is_err());
+        assert!(scalar_mul(&v(&[1.0f32, 2.0]), &Tensor::scalar(1.0f32)).is_err());
+    }
+
+    #[test]
+    fn logical_ops_need_bool() {
+        let t = v(&[true, false]);
+        assert_eq!(logical_xor(&t, true).unwrap().to_vec::<bool>().unwrap(), vec![false, true]);
+        assert!(logical_and(&t, 1).is_err());
+    }
+}
