@@ -239,3 +239,23 @@ where
         })
     });
 }
+
+/// Calls `f` with the elements at positions `lo..hi` of `t`'s row-major order,
+/// converted to `A`, a block at a time (contiguous `A` data is passed in place).
+pub(crate) fn for_each_block<A: Element>(t: &Tensor, walk: &Walk<1>, lo: usize, hi: usize, mut f: impl FnMut(&[A])) {
+    let mut buf = [A::default(); BLOCK];
+    walk.runs(lo, hi, |r| {
+        let step = if t.dtype == A::DTYPE && r.strides[0] == 1 { r.len } else { BLOCK };
+        for start in (0..r.len).step_by(step) {
+            let n = step.min(r.len - start);
+            let off = r.offsets[0] + start as isize * r.strides[0];
+            match load::<A>(t, off, r.strides[0], n, &mut buf) {
+                Src::Slice(s) => f(s),
+                Src::Scalar(x) => {
+                    let mut tmp = [x; BLOCK];
+                    f(&mut tmp[..n]);
+                }
+            }
+        }
+    });
+}

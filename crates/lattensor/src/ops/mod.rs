@@ -21,6 +21,7 @@
 mod arith;
 mod binary;
 pub mod num;
+mod reduce;
 mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
@@ -28,6 +29,10 @@ pub use binary::{
     clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, less, less_equal, logical_and,
     logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv, scalar_mul, truncatediv,
     truncatemod,
+};
+pub use reduce::{
+    reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
+    reduce_variance, Axes,
 };
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,

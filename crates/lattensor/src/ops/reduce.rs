@@ -1,0 +1,605 @@
+//! Reductions: `reduce_sum`, `reduce_mean`, `reduce_max`, `reduce_min`,
+//! `reduce_prod`, `reduce_variance`, `reduce_std`, `reduce_logsumexp`,
+//! `reduce_euclidean_norm`.
+//!
+//! Axes are TF's: an int, a list (negative counts from the end, duplicates
+//! are an error), or [`Axes::All`]; `keepdims` keeps reduced axes as length 1.
+//! Results keep the input's dtype and weakness (report.md §e: the mean of a
+//! weak int is a weak int and truncates), except that variance, std and the
+//! norm of complex inputs are real. Accumulation is wider than the data:
+//! floats accumulate in f64 with compensated (Kahan–Neumaier) summation,
+//! complex in complex128, integers in 128-bit integers (sums and products then
+//! wrap to the dtype as TF's do).
+
+use num_complex::Complex64;
+use rayon::prelude::*;
+
+use super::unary::unsupported;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::kernels::for_each_block;
+use crate::kernels::walk::Walk;
+use crate::layout::normalize_axis;
+use crate::{with_dtype, DType, Tensor};
+
+/// Which axes a reduction runs over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Axes {
+    /// Every axis (TF's `axis=None`).
+    All,
+    /// These axes (negative values count from the end).
+    Some(Vec<isize>),
+}
+
+impl Axes {
+    /// Axes from a slice of `isize`.
+    pub fn from_slice(axes: &[isize]) -> Self {
+        Axes::Some(axes.to_vec())
+    }
+}
+
+impl From<i32> for Axes {
+    fn from(a: i32) -> Self {
+        Axes::Some(vec![a as isize])
+    }
+}
+impl From<&[i32]> for Axes {
+    fn from(a: &[i32]) -> Self {
+        Axes::Some(a.iter().map(|&x| x as isize).collect())
+    }
+}
+impl From<Vec<i32>> for Axes {
+    fn from(a: Vec<i32>) -> Self {
+        Axes::from(&a[..])
+    }
+}
+impl<const N: usize> From<[i32; N]> for Axes {
+    fn from(a: [i32; N]) -> Self {
+        Axes::from(&a[..])
+    }
+}
+impl From<Option<i32>> for Axes {
+    fn from(a: Option<i32>) -> Self {
+        a.map_or(Axes::All, Axes::from)
+    }
+}
+
+/// A reduction laid out for the kernels: the input permuted so that reduced
+/// axes come last; output `o` reduces positions `o*inner .. (o+1)*inner`.
+struct Plan {
+    view: Tensor,
+    out_shape: Vec<usize>,
+    outer: usize,
+    inner: usize,
+}
+
+fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
+    let rank = x.rank();
+    let mut reduced = vec![false; rank];
+    match axes {
+        Axes::All => reduced.iter_mut().for_each(|r| *r = true),
+        Axes::Some(list) => {
+            for &a in list {
+                let ax = normalize_axis(a, rank, op).map_err(|_| {
+                    Error::InvalidArgument(format!(
+                        "{op}: invalid reduction axis {a} for input of rank {rank} (shape {:?}); axes must be in [{}, {rank})",
+                        x.shape(),
+                        -(rank as isize)
+                    ))
+                })?;
+                if std::mem::replace(&mut reduced[ax], true) {
+                    return Err(Error::InvalidArgument(format!(
+                        "{op}: axes {list:?} contain the dimension {ax} twice"
+                    )));
+                }
+            }
+        }
+    }
+    let shape = x.shape();
+    let kept: Vec<usize> = (0..rank).filter(|&i| !reduced[i]).collect();
+    let gone: Vec<usize> = (0..rank).filter(|&i| reduced[i]).collect();
+    let perm: Vec<usize> = kept.iter().chain(&gone).copied().collect();
+    let view = x.transpose(&perm)?;
+    let out_shape = (0..rank)
+        .filter_map(|i| match (reduced[i], keepdims) {
+            (false, _) => Some(shape[i]),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect();
+    Ok(Plan {
+        view,
+        out_shape,
+        outer: kept.iter().map(|&i| shape[i]).product(),
+        inner: gone.iter().map(|&i| shape[i]).product(),
+    })
+}
+
+/// Folds every output's block of inputs (converted to `A`) into a state `S`.
+fn fold_blocks<A: Element, S: Copy + Send + Sync>(
+    p: &Plan,
+    init: S,
+    fold: impl Fn(S, &[A]) -> S + Sync,
+    combine: impl Fn(S, S) -> S + Sync,
+) -> Vec<S> {
+    let walk = Walk::new([p.view.layout()]);
+    let t = &p.view;
+    let one = |o: usize, lo: usize, hi: usize| {
+        let mut s = init;
+        for_each_block::<A>(t, &walk, o * p.inner + lo, o * p.inner + hi, |b| s = fold(s, b));
+        s
+    };
+    const SPLIT: usize = 1 << 16;
+    if p.outer == 1 && p.inner >= 2 * SPLIT {
+        // one big reduction: split it, then combine the parts in order
+        let parts: Vec<S> = (0..p.inner.div_ceil(SPLIT))
+            .into_par_iter()
+            .map(|c| one(0, c * SPLIT, ((c + 1) * SPLIT).min(p.inner)))
+            .collect();
+        return vec![parts.into_iter().fold(init, &combine)];
+    }
+    if p.outer * p.inner >= SPLIT && p.outer > 1 {
+        return (0..p.outer).into_par_iter().map(|o| one(o, 0, p.inner)).collect();
+    }
+    (0..p.outer).map(|o| one(o, 0, p.inner)).collect()
+}
+
+/// Compensated f64 sum state: (sum, compensation).
+type Kahan = (f64, f64);
+
+fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
+    let t = s + x;
+    let c = if s.abs() >= x.abs() { c + ((s - t) + x) } else { c + ((x - t) + s) };
+    (t, c)
+}
+
+/// Sum of a block with eight independent lanes (vectorisable), then compensated into the state.
+fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
+    let mut lanes = [0f64; 8];
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for i in 0..8 {
+            lanes[i] += c[i];
+        }
+    }
+    let mut s = s;
+    for l in lanes {
+        s = kahan_add(s, l);
+    }
+    for &x in rest {
+        s = kahan_add(s, x);
+    }
+    s
+}
+
+fn kahan_combine(a: Kahan, b: Kahan) -> Kahan {
+    let (s, c) = kahan_add(a, b.0);
+    (s, c + a.1 + b.1)
+}
+
+fn finish(s: Kahan) -> f64 {
+    s.0 + s.1
+}
+
+type CKahan = (Kahan, Kahan);
+
+fn ckahan_fold(s: CKahan, xs: &[Complex64]) -> CKahan {
+    let (mut re, mut im) = s;
+    for z in xs {
+        re = kahan_add(re, z.re);
+        im = kahan_add(im, z.im);
+    }
+    (re, im)
+}
+
+fn ckahan_combine(a: CKahan, b: CKahan) -> CKahan {
+    (kahan_combine(a.0, b.0), kahan_combine(a.1, b.1))
+}
+
+/// Writes per-output values into a new tensor of `dtype` with `x`'s weakness.
+fn emit<V: Element>(p: &Plan, values: &[V], dtype: DType, weak: bool) -> Result<Tensor> {
+    let mut out = Tensor::zeros(&p.out_shape, dtype)?;
+    with_dtype!(dtype, T, {
+        for (o, v) in out.data_mut::<T>().iter_mut().zip(values) {
+            *o = v.cast_into::<T>();
+        }
+    });
+    Ok(out.with_weak(weak))
+}
+
+/// Sum over the plan in the widest type of the dtype's kind.
+fn sums(p: &Plan, dtype: DType) -> SumValues {
+    if dtype.is_complex() {
+        let v = fold_blocks::<Complex64, CKahan>(p, ((0.0, 0.0), (0.0, 0.0)), ckahan_fold, ckahan_combine);
+        SumValues::Complex(v.into_iter().map(|(r, i)| Complex64::new(finish(r), finish(i))).collect())
+    } else if dtype.is_float() {
+        SumValues::Float(
+            fold_blocks::<f64, Kahan>(p, (0.0, 0.0), kahan_fold, kahan_combine).into_iter().map(finish).collect(),
+        )
+    } else {
+        let fold = |s: i128, xs: &[i64]| xs.iter().fold(s, |a, &x| a.wrapping_add(x as i128));
+        let v = if dtype == DType::U64 {
+            fold_blocks::<u64, i128>(
+                p,
+                0,
+                |s, xs| xs.iter().fold(s, |a, &x| a.wrapping_add(x as i128)),
+                i128::wrapping_add,
+            )
+        } else {
+            fold_blocks::<i64, i128>(p, 0, fold, i128::wrapping_add)
+        };
+        SumValues::Int(v)
+    }
+}
+
+enum SumValues {
+    Int(Vec<i128>),
+    Float(Vec<f64>),
+    Complex(Vec<Complex64>),
+}
+
+fn refuse_bool(op: &str, x: &Tensor) -> Result<()> {
+    if x.dtype().is_bool() {
+        return Err(unsupported(op, DType::Bool, "every dtype but bool; cast bool tensors first"));
+    }
+    Ok(())
+}
+
+/// Emits i128 accumulators wrapped to the integer dtype.
+fn emit_ints(p: &Plan, v: &[i128], dtype: DType, weak: bool) -> Result<Tensor> {
+    let wrapped: Vec<i64> = v.iter().map(|&x| x as i64).collect(); // low 64 bits; narrower dtypes wrap further
+    if dtype == DType::U64 {
+        let u: Vec<u64> = v.iter().map(|&x| x as u64).collect();
+        return emit(p, &u, dtype, weak);
+    }
+    emit(p, &wrapped, dtype, weak)
+}
+
+/// Sum of elements over `axis`. Integers wrap like TF (`uint8 [200, 100] → 44`);
+/// floats are summed in f64 with compensation and rounded once.
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2]).unwrap();
+/// assert_eq!(ops::reduce_sum(&x, 0, false).unwrap().to_vec::<i32>().unwrap(), vec![4, 6]);
+/// assert_eq!(ops::reduce_sum(&x, ops::Axes::All, true).unwrap().shape(), &[1, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis out of range or given twice;
+/// [`Error::UnsupportedDType`] for bool.
+pub fn reduce_sum(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    refuse_bool("reduce_sum", x)?;
+    let p = plan("reduce_sum", x, &axis.into(), keepdims)?;
+    match sums(&p, x.dtype()) {
+        SumValues::Int(v) => emit_ints(&p, &v, x.dtype(), x.is_weak()),
+        SumValues::Float(v) => emit(&p, &v, x.dtype(), x.is_weak()),
+        SumValues::Complex(v) => emit(&p, &v, x.dtype(), x.is_weak()),
+    }
+}
+
+/// Arithmetic mean over `axis`; integer inputs give an integer mean truncated
+/// toward zero (as TF's), computed without overflow. The mean of no elements is NaN (0 for integers).
+///
+/// # Errors
+/// As [`reduce_sum`].
+pub fn reduce_mean(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    refuse_bool("reduce_mean", x)?;
+    let p = plan("reduce_mean", x, &axis.into(), keepdims)?;
+    let n = p.inner;
+    match sums(&p, x.dtype()) {
+        SumValues::Int(v) => {
+            let m: Vec<i128> = v.iter().map(|&s| if n == 0 { 0 } else { s / n as i128 }).collect();
+            emit_ints(&p, &m, x.dtype(), x.is_weak())
+        }
+        SumValues::Float(v) => {
+            let m: Vec<f64> = v.iter().map(|&s| s / n as f64).collect();
+            emit(&p, &m, x.dtype(), x.is_weak())
+        }
+        SumValues::Complex(v) => {
+            let m: Vec<Complex64> = v.iter().map(|&s| s / n as f64).collect();
+            emit(&p, &m, x.dtype(), x.is_weak())
+        }
+    }
+}
+
+/// Product over `axis` (integers wrap; the product of no elements is 1).
+///
+/// # Errors
+/// As [`reduce_sum`].
+pub fn reduce_prod(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    refuse_bool("reduce_prod", x)?;
+    let p = plan("reduce_prod", x, &axis.into(), keepdims)?;
+    let d = x.dtype();
+    if d.is_complex() {
+        let v = fold_blocks::<Complex64, Complex64>(
+            &p,
+            Complex64::new(1.0, 0.0),
+            |s, xs| xs.iter().fold(s, |a, &b| a * b),
+            |a, b| a * b,
+        );
+        emit(&p, &v, d, x.is_weak())
+    } else if d.is_float() {
+        let v = fold_blocks::<f64, f64>(&p, 1.0, |s, xs| xs.iter().fold(s, |a, &b| a * b), |a, b| a * b);
+        emit(&p, &v, d, x.is_weak())
+    } else {
+        let v = if d == DType::U64 {
+            fold_blocks::<u64, i128>(
+                &p,
+                1,
+                |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
+                i128::wrapping_mul,
+            )
+        } else {
+            fold_blocks::<i64, i128>(
+                &p,
+                1,
+                |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
+                i128::wrapping_mul,
+            )
+        };
+        emit_ints(&p, &v, d, x.is_weak())
+    }
+}
+
+fn extremum(op: &str, x: &Tensor, axis: Axes, keepdims: bool, max: bool) -> Result<Tensor> {
+    let d = x.dtype();
+    if d.is_bool() || d.is_complex() {
+        return Err(unsupported(op, d, "every dtype but bool and complex"));
+    }
+    let p = plan(op, x, &axis, keepdims)?;
+    let pick = move |a: f64, b: f64| {
+        if a.is_nan() || b.is_nan() {
+            f64::NAN
+        } else if (b > a) == max {
+            b
+        } else {
+            a
+        }
+    };
+    if d.is_float() {
+        let init = if max { f64::NEG_INFINITY } else { f64::INFINITY };
+        let v = fold_blocks::<f64, f64>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick(a, b)), pick);
+        return emit(&p, &v, d, x.is_weak());
+    }
+    let (lo, hi) = d.iinfo().map_or((0, 0), |i| (i.min, i.max));
+    let init = if max { lo } else { hi };
+    let pick_i = move |a: i128, b: i128| if max { a.max(b) } else { a.min(b) };
+    let v = if d == DType::U64 {
+        fold_blocks::<u64, i128>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick_i(a, b as i128)), pick_i)
+    } else {
+        fold_blocks::<i64, i128>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick_i(a, b as i128)), pick_i)
+    };
+    emit_ints(&p, &v, d, x.is_weak())
+}
+
+/// Maximum over `axis`; NaN propagates; the maximum of no elements is `-inf`
+/// (the dtype's minimum for integers), as TF.
+///
+/// # Errors
+/// As [`reduce_sum`]; also refuses complex.
+pub fn reduce_max(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    extremum("reduce_max", x, axis.into(), keepdims, true)
+}
+
+/// Minimum over `axis`; as [`reduce_max`].
+///
+/// # Errors
+/// As [`reduce_max`].
+pub fn reduce_min(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    extremum("reduce_min", x, axis.into(), keepdims, false)
+}
+
+fn require_inexact(op: &str, x: &Tensor) -> Result<()> {
+    if !x.dtype().is_inexact() {
+        return Err(Error::UnsupportedDType {
+            op: op.to_string(),
+            dtype: x.dtype(),
+            supported: "real or complex floats (cast integers to a float first)".into(),
+        });
+    }
+    Ok(())
+}
+
+/// Population variance (`ddof = 0`) over `axis`, by two passes (mean, then
+/// mean squared deviation). Complex inputs give their real dtype, as TF.
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![1.0f32, 2.0], &[1, 2]).unwrap();
+/// let v = ops::reduce_variance(&x, 1, true).unwrap();
+/// assert_eq!((v.shape(), v.to_vec::<f32>().unwrap()), (&[1usize, 1][..], vec![0.25]));
+/// ```
+///
+/// # Errors
+/// As [`reduce_sum`]; integer inputs are refused (as TF).
+pub fn reduce_variance(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    variance("reduce_variance", x, axis.into(), keepdims, false)
+}
+
+/// Population standard deviation: `sqrt(reduce_variance)`.
+///
+/// # Errors
+/// As [`reduce_variance`].
+pub fn reduce_std(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    variance("reduce_std", x, axis.into(), keepdims, true)
+}
+
+fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool) -> Result<Tensor> {
+    require_inexact(op, x)?;
+    let p = plan(op, x, &axis, keepdims)?;
+    let n = p.inner as f64;
+    let means: Vec<Complex64> = match sums(&p, x.dtype()) {
+        SumValues::Complex(v) => v.into_iter().map(|s| s / n).collect(),
+        SumValues::Float(v) => v.into_iter().map(|s| Complex64::new(s / n, 0.0)).collect(),
+        SumValues::Int(_) => Vec::new(),
+    };
+    // second pass: Σ|x - mean|² per output, with each output's own mean
+    let walk = Walk::new([p.view.layout()]);
+    let var: Vec<f64> = (0..p.outer)
+        .into_par_iter()
+        .map(|o| {
+            let m = means[o];
+            let mut s: Kahan = (0.0, 0.0);
+            for_each_block::<Complex64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
+                for z in b {
+                    s = kahan_add(s, (z - m).norm_sqr());
+                }
+            });
+            let v = finish(s) / n;
+            if sqrt {
+                v.sqrt()
+            } else {
+                v
+            }
+        })
+        .collect();
+    emit(&p, &var, x.dtype().real_dtype(), x.is_weak())
+}
+
+/// `log(Σ exp(x))` over `axis`, computed stably around the maximum.
+///
+/// # Errors
+/// As [`reduce_sum`]; only real floats are accepted (as TF).
+pub fn reduce_logsumexp(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    if !x.dtype().is_float() {
+        return Err(unsupported("reduce_logsumexp", x.dtype(), "bfloat16, float16, float32, float64"));
+    }
+    let axis = axis.into();
+    let p = plan("reduce_logsumexp", x, &axis, keepdims)?;
+    let maxes = fold_blocks::<f64, f64>(
+        &p,
+        f64::NEG_INFINITY,
+        |s, xs| xs.iter().fold(s, |a, &b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
+        |a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) },
+    );
+    let walk = Walk::new([p.view.layout()]);
+    let out: Vec<f64> = (0..p.outer)
+        .into_par_iter()
+        .map(|o| {
+            let m = maxes[o];
+            if !m.is_finite() {
+                return m; // all -inf → -inf; any +inf → +inf; NaN → NaN
+            }
+            let mut s: Kahan = (0.0, 0.0);
+            for_each_block::<f64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
+                for &v in b {
+                    s = kahan_add(s, (v - m).exp());
+                }
+            });
+            m + finish(s).ln()
+        })
+        .collect();
+    emit(&p, &out, x.dtype(), x.is_weak())
+}
+
+/// `sqrt(Σ |x|²)` over `axis`, in the input's dtype (integers truncate, as TF;
+/// complex inputs give the norm as a complex number with zero imaginary part).
+///
+/// # Errors
+/// As [`reduce_sum`].
+pub fn reduce_euclidean_norm(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    refuse_bool("reduce_euclidean_norm", x)?;
+    let p = plan("reduce_euclidean_norm", x, &axis.into(), keepdims)?;
+    let v = fold_blocks::<Complex64, Kahan>(
+        &p,
+        (0.0, 0.0),
+        |mut s, xs| {
+            for z in xs {
+                s = kahan_add(s, z.norm_sqr());
+            }
+            s
+        },
+        kahan_combine,
+    );
+    let norms: Vec<f64> = v.into_iter().map(|s| finish(s).sqrt()).collect();
+    emit(&p, &norms, x.dtype(), x.is_weak())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(v: Vec<f64>, shape: &[usize]) -> Tensor {
+        Tensor::from_vec(v, shape).unwrap()
+    }
+
+    #[test]
+    fn axes_and_keepdims() {
+        let x = Tensor::from_vec((0..24).collect::<Vec<i32>>(), &[2, 3, 4]).unwrap();
+        let s = reduce_sum(&x, [0, 2], false).unwrap();
+        assert_eq!(s.shape(), &[3]);
+        assert_eq!(s.to_vec::<i32>().unwrap(), vec![60, 92, 124]);
+        let s = reduce_sum(&x, -1, true).unwrap();
+        assert_eq!(s.shape(), &[2, 3, 1]);
+        assert_eq!(s.to_vec::<i32>().unwrap()[..2], [6, 22]);
+        assert!(reduce_sum(&x, [0, 0], false).unwrap_err().to_string().contains("twice"));
+        assert!(reduce_sum(&x, 3, false).is_err());
+        assert_eq!(reduce_sum(&x, Axes::Some(vec![]), false).unwrap().shape(), &[2, 3, 4]);
+    }
+
+    #[test]
+    fn integer_semantics_like_tf() {
+        let u = Tensor::from_vec(vec![200u8, 100], &[2]).unwrap();
+        assert_eq!(reduce_sum(&u, Axes::All, false).unwrap().item::<u8>().unwrap(), 44);
+        let i = crate::constant([1, 2]).unwrap();
+        let mean = reduce_mean(&i, Axes::All, false).unwrap();
+        assert_eq!((mean.item::<i32>().unwrap(), mean.is_weak()), (1, true));
+        let e = Tensor::zeros(&[0], DType::I32).unwrap();
+        assert_eq!(reduce_max(&e, Axes::All, false).unwrap().item::<i32>().unwrap(), i32::MIN);
+        assert_eq!(
+            reduce_euclidean_norm(&Tensor::from_vec(vec![3i32, 4], &[2]).unwrap(), 0, false)
+                .unwrap()
+                .item::<i32>()
+                .unwrap(),
+            5
+        );
+    }
+
+    #[test]
+    fn float_edge_cases() {
+        let x = m(vec![1.0, f64::NAN], &[2]);
+        assert!(reduce_max(&x, Axes::All, false).unwrap().item::<f64>().unwrap().is_nan());
+        assert!(reduce_min(&x, Axes::All, false).unwrap().item::<f64>().unwrap().is_nan());
+        let e = Tensor::zeros(&[0], DType::F32).unwrap();
+        assert_eq!(reduce_max(&e, Axes::All, false).unwrap().item::<f32>().unwrap(), f32::NEG_INFINITY);
+        assert!(reduce_mean(&e, Axes::All, false).unwrap().item::<f32>().unwrap().is_nan());
+        assert_eq!(reduce_prod(&e, Axes::All, false).unwrap().item::<f32>().unwrap(), 1.0);
+        let l = reduce_logsumexp(&m(vec![f64::NEG_INFINITY; 2], &[2]), Axes::All, false).unwrap();
+        assert_eq!(l.item::<f64>().unwrap(), f64::NEG_INFINITY);
+        let l = reduce_logsumexp(&m(vec![1000.0, 1000.0], &[2]), Axes::All, false).unwrap();
+        assert!((l.item::<f64>().unwrap() - (1000.0 + 2f64.ln())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn compensated_sum_is_accurate() {
+        // 1e8 + many small values: naive f32 summation would lose them all
+        let mut v = vec![1.0f32; 1 << 17];
+        v[0] = 1e8;
+        let t = Tensor::from_vec(v, &[1 << 17]).unwrap();
+        let s = reduce_sum(&t, Axes::All, false).unwrap().item::<f32>().unwrap();
+        assert_eq!(s, (1e8f64 + ((1 << 17) - 1) as f64) as f32);
+    }
+
+    #[test]
+    fn variance_of_complex_is_real() {
+        let z = Tensor::from_vec(vec![Complex64::new(1.0, 1.0), Complex64::new(2.0, 0.0)], &[2]).unwrap();
+        let v = reduce_variance(&z, Axes::All, false).unwrap();
+        assert_eq!((v.dtype(), v.item::<f64>().unwrap()), (DType::F64, 0.5));
+        assert!(reduce_std(&Tensor::from_vec(vec![1i32, 2], &[2]).unwrap(), 0, false).is_err());
+    }
+
+    #[test]
+    fn reductions_of_views_match_copies() {
+        let x = Tensor::from_vec((0..60).map(|i| i as f64 * 0.5).collect::<Vec<_>>(), &[3, 4, 5]).unwrap();
+        let v = x.transpose(&[2, 0, 1]).unwrap();
+        let c = v.contiguous().unwrap();
+        for axis in [0, 1, 2] {
+            assert_eq!(
+                reduce_sum(&v, axis, false).unwrap().to_vec::<f64>().unwrap(),
+                reduce_sum(&c, axis, false).unwrap().to_vec::<f64>().unwrap()
+            );
+        }
+    }
+}
