@@ -308,7 +308,8 @@ impl DType {
             max,
             min: -max,
             smallest_normal: 2f64.powi(emin),
-            smallest_subnormal: 2f64.powi(emin - (p as i32 - 1)),
+            // two factors: 2^-1074 in one powi underflows at opt-level 0
+            smallest_subnormal: 2f64.powi(emin) * 2f64.powi(1 - p as i32),
         })
     }
 

@@ -20,6 +20,7 @@
 
 mod arith;
 mod binary;
+pub mod nn;
 pub mod num;
 mod reduce;
 mod unary;

@@ -1,0 +1,288 @@
+//! `tf.nn` activations and layout ops.
+//!
+//! Activations keep their input's dtype and weakness (TF 2.21 returns a
+//! strong tensor from `tf.nn.relu` because it is not wrapped; lattensor
+//! follows the guide's model — unary ops keep weakness — and lists that in
+//! `docs/deviations.md`).
+
+use num_traits::Float;
+
+use super::unary::unsupported;
+use crate::error::{Error, Result};
+use crate::{kernels, DType, Tensor};
+
+fn real_map(
+    op: &str,
+    x: &Tensor,
+    f32f: impl Fn(f32) -> f32 + Sync,
+    f64f: impl Fn(f64) -> f64 + Sync,
+) -> Result<Tensor> {
+    use crate::element::Element;
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    match x.dtype() {
+        DType::BF16 => kernels::unary::<f32, half::bf16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
+        DType::F16 => kernels::unary::<f32, half::f16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
+        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), f32f),
+        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), f64f),
+        d => return Err(unsupported(op, d, "bfloat16, float16, float32, float64")),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+/// `max(x, 0)`; integers too (`tf.nn.relu`).
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec(vec![-2i32, 0, 3], &[3]).unwrap();
+/// assert_eq!(ops::nn::relu(&x).unwrap().to_vec::<i32>().unwrap(), vec![0, 0, 3]);
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool and complex.
+pub fn relu(x: &Tensor) -> Result<Tensor> {
+    clamp_below_above("relu", x, Some(0.0), None)
+}
+
+/// `min(max(x, 0), 6)`; integers too.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool and complex.
+pub fn relu6(x: &Tensor) -> Result<Tensor> {
+    clamp_below_above("relu6", x, Some(0.0), Some(6.0))
+}
+
+/// Clamps by comparing in the tensor's own type (NaN stays NaN).
+fn clamp_below_above(op: &str, x: &Tensor, lo: Option<f64>, hi: Option<f64>) -> Result<Tensor> {
+    let d = x.dtype();
+    if d.is_bool() || d.is_complex() {
+        return Err(unsupported(op, d, "every real dtype but bool"));
+    }
+    let mut out = x.clone();
+    if let Some(lo) = lo {
+        out = crate::promote::with_mode(crate::PromotionMode::All, || {
+            super::maximum(&out, &crate::Scalar::from(lo).to_tensor_as(d))
+        })?;
+    }
+    if let Some(hi) = hi {
+        out = crate::promote::with_mode(crate::PromotionMode::All, || {
+            super::minimum(&out, &crate::Scalar::from(hi).to_tensor_as(d))
+        })?;
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+/// Exponential linear unit: `x` for `x > 0`, `eˣ - 1` otherwise.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn elu(x: &Tensor) -> Result<Tensor> {
+    real_map("elu", x, |v| if v > 0.0 { v } else { v.exp_m1() }, |v| if v > 0.0 { v } else { v.exp_m1() })
+}
+
+const SELU_ALPHA: f64 = 1.673_263_242_354_377_3;
+const SELU_SCALE: f64 = 1.050_700_987_355_480_5;
+
+/// Scaled ELU: `scale · (x if x > 0 else α(eˣ - 1))` with TF's constants.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn selu(x: &Tensor) -> Result<Tensor> {
+    let (a32, s32) = (SELU_ALPHA as f32, SELU_SCALE as f32);
+    real_map(
+        "selu",
+        x,
+        move |v| s32 * if v > 0.0 { v } else { a32 * v.exp_m1() },
+        |v| SELU_SCALE * if v > 0.0 { v } else { SELU_ALPHA * v.exp_m1() },
+    )
+}
+
+/// `x` for `x ≥ 0`, `alpha · x` otherwise (TF's default `alpha = 0.2`).
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn leaky_relu(x: &Tensor, alpha: f64) -> Result<Tensor> {
+    let a32 = alpha as f32;
+    real_map(
+        "leaky_relu",
+        x,
+        move |v| if v >= 0.0 { v } else { a32 * v },
+        move |v| if v >= 0.0 { v } else { alpha * v },
+    )
+}
+
+/// `x / (1 + |x|)`.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn softsign(x: &Tensor) -> Result<Tensor> {
+    real_map("softsign", x, |v| v / (1.0 + v.abs()), |v| v / (1.0 + v.abs()))
+}
+
+/// `x · sigmoid(beta · x)` (SiLU for `beta = 1`).
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
+    fn sig<T: Float>(v: T) -> T {
+        if v >= T::zero() {
+            (T::one() + (-v).exp()).recip()
+        } else {
+            let e = v.exp();
+            e / (T::one() + e)
+        }
+    }
+    let b32 = beta as f32;
+    real_map("swish", x, move |v| v * sig(b32 * v), move |v| v * sig(beta * v))
+}
+
+/// Gaussian error linear unit: `x · Φ(x)` exactly, or TF's tanh
+/// approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))` when `approximate`.
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs.
+pub fn gelu(x: &Tensor, approximate: bool) -> Result<Tensor> {
+    if approximate {
+        let c = (2.0 / std::f64::consts::PI).sqrt();
+        let c32 = c as f32;
+        return real_map(
+            "gelu",
+            x,
+            move |v| 0.5 * v * (1.0 + (c32 * (v + 0.044715 * v * v * v)).tanh()),
+            move |v| 0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh()),
+        );
+    }
+    // x·Φ(x) = x/2 · erfc(-x/√2); erfc keeps the negative tail accurate.
+    let r = std::f64::consts::FRAC_1_SQRT_2;
+    real_map(
+        "gelu",
+        x,
+        move |v| (0.5 * v as f64 * libm::erfc(-(v as f64) * r)) as f32,
+        move |v| 0.5 * v * libm::erfc(-v * r),
+    )
+}
+
+/// `logits - log(Σ exp(logits))` along `axis` (default `-1` in TF).
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for non-float inputs; [`Error::InvalidArgument`] for a bad axis.
+pub fn log_softmax(logits: &Tensor, axis: i32) -> Result<Tensor> {
+    if !logits.dtype().is_float() {
+        return Err(unsupported("log_softmax", logits.dtype(), "bfloat16, float16, float32, float64"));
+    }
+    // Shift by the maximum first: the shifted values' logsumexp is small and
+    // exact, so `shifted - lse` loses nothing even for large logits.
+    crate::promote::with_mode(crate::PromotionMode::All, || {
+        let m = super::reduce_max(logits, axis, true)?;
+        let shifted = super::subtract(logits, &m)?;
+        let lse = super::reduce_logsumexp(&shifted, axis, true)?;
+        Ok(super::subtract(&shifted, &lse)?.with_weak(logits.is_weak()))
+    })
+}
+
+/// `softmax` along `axis`: `exp(log_softmax)`.
+///
+/// # Errors
+/// As [`log_softmax`].
+pub fn softmax(logits: &Tensor, axis: i32) -> Result<Tensor> {
+    super::exp(&log_softmax(logits, axis)?)
+}
+
+fn check_nhwc(op: &str, x: &Tensor, block: usize) -> Result<[usize; 4]> {
+    let s = x.shape();
+    if s.len() != 4 {
+        return Err(Error::InvalidArgument(format!("{op}: input must be 4-D NHWC, got shape {s:?}")));
+    }
+    if block < 2 {
+        return Err(Error::InvalidArgument(format!("{op}: block_size must be at least 2, got {block}")));
+    }
+    Ok([s[0], s[1], s[2], s[3]])
+}
+
+/// Moves `block × block` spatial blocks into the channel dimension (NHWC):
+/// `[N, H, W, C] → [N, H/b, W/b, b·b·C]`.
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let x = Tensor::from_vec((1..=4).collect::<Vec<i32>>(), &[1, 2, 2, 1]).unwrap();
+/// let y = ops::nn::space_to_depth(&x, 2).unwrap();
+/// assert_eq!((y.shape(), y.to_vec::<i32>().unwrap()), (&[1usize, 1, 1, 4][..], vec![1, 2, 3, 4]));
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless the input is 4-D with H and W divisible by `block`.
+pub fn space_to_depth(x: &Tensor, block: usize) -> Result<Tensor> {
+    let [n, h, w, c] = check_nhwc("space_to_depth", x, block)?;
+    if h % block != 0 || w % block != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "space_to_depth: height {h} and width {w} must both be divisible by block_size {block}"
+        )));
+    }
+    let (hb, wb) = (h / block, w / block);
+    let s = |v: &[usize]| v.iter().map(|&d| d as isize).collect::<Vec<_>>();
+    let t = x.reshape(&s(&[n, hb, block, wb, block, c]))?.transpose(&[0, 1, 3, 2, 4, 5])?;
+    t.reshape(&s(&[n, hb, wb, block * block * c]))
+}
+
+/// The inverse of [`space_to_depth`]: `[N, H, W, C] → [N, H·b, W·b, C/(b·b)]`.
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless the input is 4-D with C divisible by `block²`.
+pub fn depth_to_space(x: &Tensor, block: usize) -> Result<Tensor> {
+    let [n, h, w, c] = check_nhwc("depth_to_space", x, block)?;
+    let bb = block * block;
+    if c % bb != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "depth_to_space: depth {c} must be divisible by block_size² = {bb}"
+        )));
+    }
+    let s = |v: &[usize]| v.iter().map(|&d| d as isize).collect::<Vec<_>>();
+    let t = x.reshape(&s(&[n, h, w, block, block, c / bb]))?.transpose(&[0, 1, 3, 2, 4, 5])?;
+    t.reshape(&s(&[n, h * block, w * block, c / bb]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(x: &[f64]) -> Tensor {
+        Tensor::from_vec(x.to_vec(), &[x.len()]).unwrap()
+    }
+
+    #[test]
+    fn activations() {
+        let x = v(&[-1.0, 0.0, 2.0, 8.0]);
+        assert_eq!(relu6(&x).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 0.0, 2.0, 6.0]);
+        assert_eq!(leaky_relu(&x, 0.2).unwrap().to_vec::<f64>().unwrap()[0], -0.2);
+        assert_eq!(softsign(&x).unwrap().to_vec::<f64>().unwrap()[2], 2.0 / 3.0);
+        let e = elu(&x).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(e[0], (-1f64).exp_m1());
+        let g = gelu(&v(&[1.0]), false).unwrap().item::<f64>().unwrap();
+        assert!((g - 0.841_344_746_068_542_9).abs() < 1e-15, "{g}");
+        let g = gelu(&v(&[1.0]), true).unwrap().item::<f64>().unwrap();
+        assert!((g - 0.841_191_990_607_477_3).abs() < 1e-12, "{g}");
+        let w = relu(&crate::constant([-1.0, 1.0]).unwrap()).unwrap();
+        assert!(w.is_weak());
+        let n = relu(&v(&[f64::NAN])).unwrap().item::<f64>().unwrap();
+        assert!(n.is_nan());
+    }
+
+    #[test]
+    fn log_softmax_is_stable() {
+        let x = Tensor::from_vec(vec![1000.0f32, 1000.0, 0.0, 0.0], &[2, 2]).unwrap();
+        let l = log_softmax(&x, -1).unwrap().to_vec::<f32>().unwrap();
+        for v in l {
+            assert!((v + std::f32::consts::LN_2).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn depth_space_round_trip() {
+        let x = Tensor::from_vec((0..2 * 4 * 6 * 3).collect::<Vec<i32>>(), &[2, 4, 6, 3]).unwrap();
+        let d = space_to_depth(&x, 2).unwrap();
+        assert_eq!(d.shape(), &[2, 2, 3, 12]);
+        let back = depth_to_space(&d, 2).unwrap();
+        assert_eq!(back.to_vec::<i32>().unwrap(), x.to_vec::<i32>().unwrap());
+        assert!(space_to_depth(&x, 4).is_err());
+        assert!(depth_to_space(&x, 2).is_err());
+    }
+}
