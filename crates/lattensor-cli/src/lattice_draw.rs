@@ -78,7 +78,7 @@ fn ordered_layers() -> Vec<Vec<usize>> {
 pub fn dot() -> String {
     let mut out = String::from(
         "// The TensorFlow-NumPy promotion lattice, from lattensor::promote::COVERING_EDGES.\n\
-         // a -> b: a promotes to b. Dashed nodes are weak types. Render: dot -Tsvg lattice.dot\n\
+         // An edge a → b means a promotes to b. Dashed nodes are weak types. Render: dot -Tsvg lattice.dot\n\
          digraph lattice {\n  rankdir=BT;\n  node [shape=box, style=rounded, fontname=\"monospace\"];\n",
     );
     for t in LatticeType::ALL {

@@ -126,6 +126,28 @@ fn examples() -> Vec<Example> {
             note: None,
         },
         Example {
+            title: "with operators instead of tf.add: the same result",
+            setup: &[],
+            tf: "(a + b) + c",
+            rust: "&(&a + &b)? + &c",
+            run: || {
+                let (a, b, c) = (Tensor::scalar(1i8), constant(1)?, constant_as(1, DType::F16)?);
+                show(&(&a + &b)? + &c)
+            },
+            note: None,
+        },
+        Example {
+            title: "and in the other order",
+            setup: &[],
+            tf: "(b + a) + c",
+            rust: "&(&b + &a)? + &c",
+            run: || {
+                let (a, b, c) = (Tensor::scalar(1i8), constant(1)?, constant_as(1, DType::F16)?);
+                show(&(&b + &a)? + &c)
+            },
+            note: None,
+        },
+        Example {
             title: "float16 array + int8 + weak int: float16 throughout",
             setup: &[],
             tf: "np.array(3.2, np.float16) + tf.constant(1, tf.int8) + tf.constant(50)",
