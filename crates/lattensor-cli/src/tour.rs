@@ -156,6 +156,14 @@ fn examples() -> Vec<Example> {
             note: None,
         },
         Example {
+            title: "step by step: float16 + int8 = float16",
+            setup: &[],
+            tf: "np.array(3.2, np.float16) + tf.constant(1, tf.int8)",
+            rust: "&constant_as(3.2, DType::F16)? + &constant_as(1, DType::I8)?",
+            run: || show(&constant_as(3.2, DType::F16)? + &constant_as(1, DType::I8)?),
+            note: None,
+        },
+        Example {
             title: "a weak int adapts to a strong int8",
             setup: &[],
             tf: "tf.constant(1, tf.int8) + tf.constant(50)",
