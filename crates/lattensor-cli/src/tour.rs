@@ -191,10 +191,10 @@ fn examples() -> Vec<Example> {
             title: "a Variable's dtype never changes: int16 is promoted into int32",
             setup: &["a = tf.Variable(10, tf.int32)"],
             tf: "a.assign_add(tf.constant(5, tf.int16))",
-            rust: "let a = Variable::new(10)?;\na.assign_add(&Tensor::scalar(5i16))?",
+            rust: "let a = Variable::new(10)?;\na.assign_add(Tensor::scalar(5i16))?",
             run: || {
                 let a = Variable::new(10)?;
-                a.assign_add(&Tensor::scalar(5i16))?;
+                a.assign_add(Tensor::scalar(5i16))?;
                 Ok(a.to_string())
             },
             note: None,
@@ -203,8 +203,8 @@ fn examples() -> Vec<Example> {
             title: "tf.constant(tensor, dtype) converts when the promotion lands on dtype",
             setup: &["a = tf.constant(10, tf.int16)"],
             tf: "tf.constant(a, tf.float32)",
-            rust: "constant_as(&Tensor::scalar(10i16), DType::F32)?",
-            run: || show(constant_as(&Tensor::scalar(10i16), DType::F32)),
+            rust: "constant_as(Tensor::scalar(10i16), DType::F32)?",
+            run: || show(constant_as(Tensor::scalar(10i16), DType::F32)),
             note: None,
         },
         Example {
