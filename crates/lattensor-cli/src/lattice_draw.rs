@@ -40,38 +40,49 @@ pub fn layers() -> Vec<usize> {
 
 /// Nodes grouped by layer, each layer ordered to reduce crossings.
 fn ordered_layers() -> Vec<Vec<usize>> {
+    let (rows, _) = layout();
+    rows
+}
+
+/// Layers (bottom first) and each node's horizontal position in units of node spacing.
+///
+/// A node sits at the mean position of its predecessors (barycentre), then
+/// nodes of a layer are pushed apart to at least one unit. Chains such as
+/// `u8 → u16 → u32` thus stay in one column, and side branches (`f32*`) keep
+/// their own column instead of being re-centred into the middle.
+fn layout() -> (Vec<Vec<usize>>, Vec<f64>) {
     let layer = layers();
     let depth = layer.iter().max().map_or(0, |m| m + 1);
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); depth];
     for (i, &l) in layer.iter().enumerate() {
         rows[l].push(i);
     }
-    // Position of each node within its row, refined by barycentre of predecessors.
     let mut pos = vec![0f64; layer.len()];
-    for row in &rows {
-        for (k, &i) in row.iter().enumerate() {
-            pos[i] = k as f64 - (row.len() as f64 - 1.0) / 2.0;
-        }
-    }
-    for row in rows.iter_mut().skip(1) {
-        let key = |i: usize| {
-            let preds: Vec<f64> =
-                COVERING_EDGES.iter().filter(|(_, b)| idx(*b) == i).map(|(a, _)| pos[idx(*a)]).collect();
-            if preds.is_empty() {
-                0.0
-            } else {
-                preds.iter().sum::<f64>() / preds.len() as f64
-            }
-        };
-        let mut keyed: Vec<(f64, usize)> = row.iter().map(|&i| (key(i), i)).collect();
+    for row in &mut rows {
+        let mut keyed: Vec<(f64, usize)> = row
+            .iter()
+            .map(|&i| {
+                let preds: Vec<f64> =
+                    COVERING_EDGES.iter().filter(|(_, b)| idx(*b) == i).map(|(a, _)| pos[idx(*a)]).collect();
+                let bary = if preds.is_empty() { 0.0 } else { preds.iter().sum::<f64>() / preds.len() as f64 };
+                (bary, i)
+            })
+            .collect();
         // Ties keep LatticeType::ALL order (ints before floats), which is stable and readable.
         keyed.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-        *row = keyed.into_iter().map(|(_, i)| i).collect();
-        for (k, &i) in row.iter().enumerate() {
-            pos[i] = k as f64 - (row.len() as f64 - 1.0) / 2.0;
+        let wanted: f64 = keyed.iter().map(|k| k.0).sum::<f64>() / keyed.len().max(1) as f64;
+        let mut xs: Vec<f64> = keyed.iter().map(|k| k.0).collect();
+        for k in 1..xs.len() {
+            xs[k] = xs[k].max(xs[k - 1] + 1.0);
         }
+        // Pushing apart only moves nodes right; shift back so the layer stays centred on its barycentres.
+        let shift = wanted - xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+        for (x, (_, i)) in xs.iter().zip(&keyed) {
+            pos[*i] = x + shift;
+        }
+        *row = keyed.into_iter().map(|(_, i)| i).collect();
     }
-    rows
+    (rows, pos)
 }
 
 /// Graphviz DOT source of the lattice (bottom to top; weak nodes dashed).
@@ -108,16 +119,15 @@ pub fn svg() -> String {
     const DY: f64 = 70.0;
     const W: f64 = 56.0;
     const H: f64 = 26.0;
-    let rows = ordered_layers();
-    let widest = rows.iter().map(Vec::len).max().unwrap_or(1) as f64;
-    let width = widest * DX + 40.0;
+    let (rows, pos) = layout();
+    let min = pos.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = pos.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let width = (max - min) * DX + W + 60.0;
     let height = rows.len() as f64 * DY + 80.0;
     let mut centre = vec![(0f64, 0f64); LatticeType::ALL.len()];
     for (l, row) in rows.iter().enumerate() {
-        for (k, &i) in row.iter().enumerate() {
-            let x = width / 2.0 + (k as f64 - (row.len() as f64 - 1.0) / 2.0) * DX;
-            let y = height - 50.0 - l as f64 * DY;
-            centre[i] = (x, y);
+        for &i in row {
+            centre[i] = (30.0 + W / 2.0 + (pos[i] - min) * DX, height - 50.0 - l as f64 * DY);
         }
     }
     let mut out = String::new();
@@ -134,12 +144,15 @@ pub fn svg() -> String {
     for (a, b) in COVERING_EDGES {
         let (x1, y1) = centre[idx(a)];
         let (x2, y2) = centre[idx(b)];
-        // Start and end on the boxes' top and bottom edges.
+        // Start and end on the boxes' top and bottom edges. An edge that skips
+        // layers leaves and arrives vertically (a cubic curve), so it runs
+        // along its own column instead of cutting through the boxes between.
+        let (y1, y2) = (y1 - H / 2.0, y2 + H / 2.0);
+        let (c1, c2) = if y1 - y2 > DY { (y2 + DY * 0.5, y2 + DY * 0.5) } else { (y1, y2) };
         let _ = writeln!(
             out,
-            "<line class=\"edge\" x1=\"{x1:.1}\" y1=\"{:.1}\" x2=\"{x2:.1}\" y2=\"{:.1}\" stroke=\"#555\" marker-end=\"url(#arrow)\"><title>{} → {}</title></line>",
-            y1 - H / 2.0,
-            y2 + H / 2.0,
+            "<path class=\"edge\" d=\"M {x1:.1} {y1:.1} C {x1:.1} {c1:.1}, {x2:.1} {c2:.1}, {x2:.1} {y2:.1}\" \
+             fill=\"none\" stroke=\"#555\" marker-end=\"url(#arrow)\"><title>{} → {}</title></path>",
             xml(&a.name()),
             xml(&b.name())
         );

@@ -168,7 +168,7 @@ fn lattice_outputs_contain_every_node_and_edge() {
     for n in names.iter().chain(&weak) {
         assert!(svg.contains(&format!(">{n}</text>")), "{n}");
     }
-    assert_eq!(svg.matches("<line class=\"edge\"").count(), 27);
+    assert_eq!(svg.matches("<path class=\"edge\"").count(), 27);
     assert_eq!(svg.matches("stroke-dasharray").count(), 5);
 }
 
