@@ -100,7 +100,9 @@ pub fn bitcast(x: &Tensor, dtype: DType) -> Result<Tensor> {
         match shape.last() {
             Some(&d) if d == ratio => shape[..shape.len() - 1].to_vec(),
             _ => {
-                let wanted = if shape.is_empty() { format!("[{ratio}]") } else {
+                let wanted = if shape.is_empty() {
+                    format!("[{ratio}]")
+                } else {
                     let mut s = shape[..shape.len() - 1].to_vec();
                     s.push(ratio);
                     shape_str(&s)

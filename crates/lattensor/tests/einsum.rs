@@ -3,7 +3,8 @@
 //! and the planner against opt_einsum's optimal FLOP counts.
 
 use lattensor::einsum::{
-    einsum, einsum_path, einsum_raw, einsum_with, numpy_einsum, numpy_einsum_path, Front, PathOptions, Strategy as PathStrategy,
+    einsum, einsum_path, einsum_raw, einsum_with, numpy_einsum, numpy_einsum_path, Front, PathOptions,
+    Strategy as PathStrategy,
 };
 use lattensor::{Category, DType, Tensor};
 use proptest::prelude::*;
@@ -577,7 +578,10 @@ fn mixed_dtypes_promote_and_accumulate() {
     assert_eq!(einsum("i->", &[&big]).unwrap().item::<i32>().unwrap(), i32::MIN);
     // complex: plain products
     let z = Tensor::from_vec(vec![num_complex::Complex64::new(1.0, 2.0)], &[1]).unwrap();
-    assert_eq!(einsum("i,i->", &[&z, &z]).unwrap().item::<num_complex::Complex64>().unwrap(), num_complex::Complex64::new(-3.0, 4.0));
+    assert_eq!(
+        einsum("i,i->", &[&z, &z]).unwrap().item::<num_complex::Complex64>().unwrap(),
+        num_complex::Complex64::new(-3.0, 4.0)
+    );
     // bool: or of ands
     let t = Tensor::from_vec(vec![true, false, false, true], &[2, 1, 2]).unwrap();
     let u = Tensor::from_vec(vec![false, true, true, true], &[2, 2, 1]).unwrap();
@@ -649,11 +653,23 @@ fn raw_errors() {
         ("j->..j", &[&[2]], "not part of an ellipsis"),
         ("ij,jk->ik", &[&[1, 2, 3], &[3, 4]], "Expected input 0 to have rank 2 but got: 3"),
         ("...ij,jk->ik", &[&[3], &[3, 4]], "Expected input 0 to have rank at least 2 but got: 1"),
-        ("ij,jk->ik", &[&[2, 3], &[4, 4]], "Expected dimension 3 at axis 0 of the input shaped [4,4] but got dimension 4"),
+        (
+            "ij,jk->ik",
+            &[&[2, 3], &[4, 4]],
+            "Expected dimension 3 at axis 0 of the input shaped [4,4] but got dimension 4",
+        ),
         ("ii->i", &[&[2, 3]], "Expected dimension 2 at axis 1 of the input shaped [2,3] but got dimension 3"),
         ("...ij,...jk->...ik", &[&[5, 2, 3], &[7, 3, 4]], "compatible batch dimensions"),
-        ("...ij,...jk->ik", &[&[2, 2, 3], &[3, 4]], "Output contains 1 broadcasting dimension(s) but no ellipsis (...) was found in the output subscripts."),
-        ("ij,ij->ij", &[&[1, 3], &[2, 3]], "Expected dimension 1 at axis 0 of the input shaped [2,3] but got dimension 2"),
+        (
+            "...ij,...jk->ik",
+            &[&[2, 2, 3], &[3, 4]],
+            "Output contains 1 broadcasting dimension(s) but no ellipsis (...) was found in the output subscripts.",
+        ),
+        (
+            "ij,ij->ij",
+            &[&[1, 3], &[2, 3]],
+            "Expected dimension 1 at axis 0 of the input shaped [2,3] but got dimension 2",
+        ),
     ];
     for (eq, shapes, want) in cases {
         let m = err(Front::Raw, eq, shapes);
@@ -706,7 +722,11 @@ fn numpy_errors() {
         ("i%...", &[&[2]], "invalid subscript '%' in einstein sum subscripts string, subscripts must be letters"),
         ("...j$", &[&[2]], "invalid subscript '$'"),
         ("i->&", &[&[2]], "invalid subscript '&'"),
-        ("i->ij", &[&[2]], "einstein sum subscripts string included output subscript 'j' which never appeared in an input"),
+        (
+            "i->ij",
+            &[&[2]],
+            "einstein sum subscripts string included output subscript 'j' which never appeared in an input",
+        ),
         ("ij->jij", &[&[2, 2]], "einstein sum subscripts string includes output subscript 'j' multiple times"),
         ("ii", &[&[2, 3]], "dimensions in single operand for collapsing index 'i' don't match (2 != 3)"),
         ("ii->i", &[&[2, 3]], "collapsing index 'i'"),
@@ -761,7 +781,14 @@ fn case_strategy(max_ops: usize, repeat_out: bool) -> impl Strategy<Value = (Str
             let mut o: Vec<usize> = out.into_iter().filter(|l| used.contains(l)).collect();
             if !repeat_out {
                 let mut seen = vec![];
-                o.retain(|l| if seen.contains(l) { false } else { seen.push(*l); true });
+                o.retain(|l| {
+                    if seen.contains(l) {
+                        false
+                    } else {
+                        seen.push(*l);
+                        true
+                    }
+                });
             }
             let term = |t: &[usize]| -> String { t.iter().map(|&i| labels.as_bytes()[i] as char).collect() };
             let ins: Vec<String> = terms.iter().map(|t| term(t)).collect();
@@ -771,7 +798,13 @@ fn case_strategy(max_ops: usize, repeat_out: bool) -> impl Strategy<Value = (Str
         })
 }
 
-fn run_prop(front: Front, eq: &str, shapes: &[Vec<usize>], seed: usize, dt: DType) -> std::result::Result<(), TestCaseError> {
+fn run_prop(
+    front: Front,
+    eq: &str,
+    shapes: &[Vec<usize>],
+    seed: usize,
+    dt: DType,
+) -> std::result::Result<(), TestCaseError> {
     // values in {0, 1}: every result (≤ 3^4 terms) is exact in every dtype
     let ts: Vec<Tensor> = shapes
         .iter()
@@ -864,7 +897,8 @@ fn optimal_cost_matches_opt_einsum() {
             .collect();
         let refs: Vec<&[usize]> = shapes.iter().map(|s| s.as_slice()).collect();
         let reported = c["optimal_flops"].as_u64().unwrap() as u128;
-        let p = numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Optimal, memory_limit: None }).unwrap();
+        let p =
+            numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Optimal, memory_limit: None }).unwrap();
         match (c["optimal_search_cost"].as_u64(), c["optimal_uncached_search_cost"].as_u64()) {
             (Some(opt), Some(exact)) => {
                 // opt_einsum's `optimal` search with its pair cache keyed by context
@@ -881,7 +915,8 @@ fn optimal_cost_matches_opt_einsum() {
         assert!(p.flops <= reported * 2, "{eq} {shapes:?}\n{p}");
         let naive = c["naive_flops"].as_u64().unwrap() as u128;
         assert_eq!(p.naive_flops, naive, "{eq} naive");
-        let g = numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Greedy, memory_limit: None }).unwrap();
+        let g =
+            numpy_einsum_path(eq, &refs, PathOptions { strategy: PathStrategy::Greedy, memory_limit: None }).unwrap();
         assert!(g.cost >= p.cost, "{eq}: greedy beat optimal");
     }
     println!("{exact_opt}/{multi} optimal costs equal opt_einsum's `optimal` exactly (the rest are lower)");
@@ -891,8 +926,12 @@ fn optimal_cost_matches_opt_einsum() {
 #[test]
 fn memory_limit_is_respected() {
     let shapes: &[&[usize]] = &[&[10, 10], &[10, 10], &[10, 10]];
-    let p = numpy_einsum_path("ab,cd,bc->ad", shapes, PathOptions { strategy: PathStrategy::Optimal, memory_limit: Some(100) })
-        .unwrap();
+    let p = numpy_einsum_path(
+        "ab,cd,bc->ad",
+        shapes,
+        PathOptions { strategy: PathStrategy::Optimal, memory_limit: Some(100) },
+    )
+    .unwrap();
     // the outer product ab,cd (10^4 elements) is excluded
     assert!(p.steps.iter().take(p.steps.len() - 1).all(|s| s.size <= 100), "{p}");
     println!("{p}");

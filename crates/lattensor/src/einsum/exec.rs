@@ -373,7 +373,8 @@ fn execute_in<C: Ring>(r: &Resolved, operands: &[&Tensor], result: DType, path: 
     let n = ops.len();
     let mut summed = Vec::with_capacity(n);
     for (i, op) in ops.into_iter().enumerate() {
-        let others: Vec<usize> = r.axes.iter().enumerate().filter(|&(j, _)| j != i).flat_map(|(_, a)| a.iter().flatten().copied()).collect();
+        let others: Vec<usize> =
+            r.axes.iter().enumerate().filter(|&(j, _)| j != i).flat_map(|(_, a)| a.iter().flatten().copied()).collect();
         summed.push(reduce::<C>(op, |l| !in_output(l) && !others.contains(&l))?);
     }
     let mut ops = summed;

@@ -34,7 +34,7 @@ pub mod plan;
 
 pub use numpy::{numpy_einsum, numpy_einsum_path};
 pub use parse::Front;
-pub use plan::{Plan, PathOptions, Step, Strategy};
+pub use plan::{PathOptions, Plan, Step, Strategy};
 
 use crate::error::Result;
 use crate::promote;

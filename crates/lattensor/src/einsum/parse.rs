@@ -128,7 +128,10 @@ fn parse_raw(eq: &str) -> Result<Parsed> {
     let output = parse_term(eq, &to_chars(sides[1]), "the output subscripts", |_| true, no_bad)?;
     let p = Parsed { eq: eq.to_string(), inputs, output };
     check_output_in_inputs(&p, |c| {
-        format!("Einsum output subscripts for equation '{eq}' has label '{}' which is not present in the input subscripts", show(c))
+        format!(
+            "Einsum output subscripts for equation '{eq}' has label '{}' which is not present in the input subscripts",
+            show(c)
+        )
     })?;
     Ok(p)
 }
@@ -153,8 +156,8 @@ fn parse_tf(eq: &str) -> Result<Parsed> {
     let output = match sides.get(1) {
         Some(o) => {
             let chars: Vec<char> = o.chars().collect();
-            let term = parse_term(eq, &chars, "the output", |c| c.is_ascii_alphabetic(), |_| format_err())
-                .map_err(|e| {
+            let term =
+                parse_term(eq, &chars, "the output", |c| c.is_ascii_alphabetic(), |_| format_err()).map_err(|e| {
                     if e.to_string().contains("more than one") {
                         bad(eq, format!("Output subscripts contain a label appearing more than once: {s}"))
                     } else {
@@ -203,7 +206,10 @@ fn parse_numpy(eq: &str) -> Result<Parsed> {
             let chars: Vec<char> = o.chars().collect();
             let term = parse_term(eq, &chars, "the output", |c| c.is_ascii_alphabetic(), invalid)?;
             if let Some(dup) = first_repeat(&term) {
-                return Err(bad(eq, format!("einstein sum subscripts string includes output subscript '{dup}' multiple times")));
+                return Err(bad(
+                    eq,
+                    format!("einstein sum subscripts string includes output subscript '{dup}' multiple times"),
+                ));
             }
             term
         }
@@ -211,7 +217,10 @@ fn parse_numpy(eq: &str) -> Result<Parsed> {
     };
     let p = Parsed { eq: eq.to_string(), inputs, output };
     check_output_in_inputs(&p, |c| {
-        format!("einstein sum subscripts string included output subscript '{}' which never appeared in an input", show(c))
+        format!(
+            "einstein sum subscripts string included output subscript '{}' which never appeared in an input",
+            show(c)
+        )
     })?;
     Ok(p)
 }
@@ -466,7 +475,9 @@ pub(crate) fn resolve(front: Front, p: &Parsed, shapes: &[&[usize]]) -> Result<R
     let axes = labels
         .iter()
         .zip(shapes)
-        .map(|(l, shape)| l.iter().zip(shape.iter()).map(|(&id, &d)| if d != sizes[id] { None } else { Some(id) }).collect())
+        .map(|(l, shape)| {
+            l.iter().zip(shape.iter()).map(|(&id, &d)| if d != sizes[id] { None } else { Some(id) }).collect()
+        })
         .collect();
     // output
     let mut output = Vec::new();

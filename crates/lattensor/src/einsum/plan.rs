@@ -163,7 +163,7 @@ impl fmt::Display for Plan {
         writeln!(f, "   Theoretical speedup:  {speedup:.3}")?;
         writeln!(f, "  Largest intermediate:  {:.3e} elements", self.largest_intermediate as f64)?;
         writeln!(f, "{}", "-".repeat(74))?;
-        writeln!(f, "{:<8}{:<14}{:<30}{}", "scaling", "path", "current", "remaining")?;
+        writeln!(f, "{:<8}{:<14}{:<30}remaining", "scaling", "path", "current")?;
         writeln!(f, "{}", "-".repeat(74))?;
         for s in &self.steps {
             writeln!(f, "{:>4}    {:<14}{:<30}{}", s.scaling, format!("{:?}", s.operands), s.equation, s.remaining)?;
@@ -205,7 +205,8 @@ pub(crate) fn plan(
     let mut steps = Vec::new();
     let order = |b: Bits, hint: &[usize]| -> Vec<usize> {
         // keep the output's order where possible, then the rest by id
-        let mut v: Vec<usize> = hint.iter().copied().filter(|&i| Bits::from_ids(&[i]).and(b) != Bits::default()).collect();
+        let mut v: Vec<usize> =
+            hint.iter().copied().filter(|&i| Bits::from_ids(&[i]).and(b) != Bits::default()).collect();
         v.dedup();
         for i in b.ids() {
             if !v.contains(&i) {
@@ -355,7 +356,9 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
     let mut pairs = Vec::new();
     while cur.len() > 1 {
         // (shares a label, within limit, removed-memory, flops) — smaller is better
-        let mut best: Option<((bool, bool, i128, u128), usize, usize)> = None;
+        // (no shared label, over the limit, removed memory or size, cost): smaller is better
+        type Key = (bool, bool, i128, u128);
+        let mut best: Option<(Key, usize, usize)> = None;
         for i in 0..cur.len() {
             for j in i + 1..cur.len() {
                 let rest = cur.iter().enumerate().filter(|&(k, _)| k != i && k != j).fold(out, |a, (_, s)| a.or(*s));
@@ -365,7 +368,8 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
                 let shares = !cur[i].and(cur[j]).is_empty();
                 let removed = size as i128 - cur[i].size(sizes) as i128 - cur[j].size(sizes) as i128;
                 let over = limit.is_some_and(|l| size > l);
-                let key = (!shares, over, if shares { removed } else { size as i128 }, search_cost(cur[i], cur[j], r, sizes));
+                let key =
+                    (!shares, over, if shares { removed } else { size as i128 }, search_cost(cur[i], cur[j], r, sizes));
                 if best.as_ref().map_or(true, |(b, _, _)| key < *b) {
                     best = Some((key, i, j));
                 }
@@ -389,8 +393,14 @@ mod tests {
     #[test]
     fn matrix_chain_prefers_small_intermediate() {
         // ij,jk,kl->il with i=2, j=100, k=2, l=100: contract (ij,jk) first
-        let p = plan(&[vec![0, 1], vec![1, 2], vec![2, 3]], &[0, 3], &[2, 100, 2, 100], &['i', 'j', 'k', 'l'], PathOptions::default())
-            .unwrap();
+        let p = plan(
+            &[vec![0, 1], vec![1, 2], vec![2, 3]],
+            &[0, 3],
+            &[2, 100, 2, 100],
+            &['i', 'j', 'k', 'l'],
+            PathOptions::default(),
+        )
+        .unwrap();
         assert_eq!(p.path(), vec![vec![0, 1], vec![0, 1]]);
         assert_eq!(p.flops, 2 * 100 * 2 * 2 + 2 * 2 * 100 * 2);
         assert_eq!(p.cost, p.flops);
