@@ -102,7 +102,7 @@ pub fn einsum_raw(equation: &str, operands: &[&Tensor]) -> Result<Tensor> {
 /// let v = Tensor::from_vec(vec![1.0f32, 0.5, 0.25], &[3]).unwrap();
 /// let y = einsum("ij,j->i", &[&a, &v]).unwrap();
 /// assert_eq!(y.dtype(), DType::F32);
-/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![2.75, 7.25]);
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![2.75, 8.0]);
 /// ```
 ///
 /// # Errors
