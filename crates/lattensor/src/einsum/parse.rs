@@ -513,3 +513,41 @@ pub(crate) fn describe(p: &Parsed) -> String {
     let ins: Vec<String> = p.inputs.iter().map(|t| term_str(t)).collect();
     format!("{}->{}", ins.join(","), term_str(&p.output))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(front: Front, eq: &str) -> String {
+        term_str(&parse(front, eq).unwrap().output)
+    }
+
+    #[test]
+    fn implicit_orderings() {
+        assert_eq!(out(Front::Tf, "ba"), "ab");
+        assert_eq!(out(Front::Tf, "aB"), "Ba");
+        assert_eq!(out(Front::Tf, "ii"), "");
+        assert_eq!(out(Front::Tf, "i..."), "...i");
+        assert_eq!(out(Front::Tf, "...ij,...jk"), "ik"); // TF drops a shared ellipsis
+        assert_eq!(out(Front::NumPy, "...ij,...jk"), "...ik");
+        assert_eq!(out(Front::NumPy, " i j , j k "), "ik");
+    }
+
+    #[test]
+    fn raw_labels_are_bytes() {
+        let p = parse(Front::Raw, "i é->é").unwrap();
+        assert_eq!(p.inputs[0].len(), 4); // 'i', ' ', and the two bytes of 'é'
+        assert_eq!(p.output.len(), 2);
+        assert!(parse(Front::Raw, "i.j->ij").is_err());
+    }
+
+    #[test]
+    fn resolve_assigns_broadcast_labels_right_aligned() {
+        let p = parse(Front::Raw, "...ij,...jk->...ik").unwrap();
+        let r = resolve(Front::Raw, &p, &[&[3, 1, 2, 3], &[1, 1, 7, 3, 5]]).unwrap();
+        // named i, j, k then three broadcast dims
+        assert_eq!(r.sizes, vec![2, 3, 5, 1, 3, 7]);
+        assert_eq!(r.axes[0], vec![Some(4), None, Some(0), Some(1)]);
+        assert_eq!(r.output, vec![3, 4, 5, 0, 2]);
+    }
+}
