@@ -32,7 +32,7 @@ pub mod numpy;
 mod parse;
 pub mod plan;
 
-pub use numpy::{numpy_einsum, numpy_einsum_path};
+pub use numpy::{einsum as numpy_einsum, einsum_path as numpy_einsum_path};
 pub use parse::Front;
 pub use plan::{PathOptions, Plan, Step, Strategy};
 

@@ -8,11 +8,12 @@
 //! current mode (`All` by default: int32 × float32 → float32, where NumPy gives
 //! float64), and bf16 is supported.
 
-use super::{einsum_front, einsum_path, Front, PathOptions, Plan};
+use super::{einsum_front, Front, PathOptions, Plan};
 use crate::error::Result;
 use crate::Tensor;
 
-/// `numpy.einsum(subscripts, *operands, optimize=True)`.
+/// `numpy.einsum(subscripts, *operands, optimize=True)`; re-exported as
+/// [`lattensor::einsum::numpy_einsum`](super::numpy_einsum).
 ///
 /// ```
 /// use lattensor::{einsum::numpy_einsum, Tensor};
@@ -30,14 +31,15 @@ use crate::Tensor;
 /// # Errors
 /// [`crate::Error::InvalidArgument`] with NumPy's error texts for malformed
 /// equations and shapes; [`crate::Error::Promotion`] if the dtypes do not promote.
-pub fn numpy_einsum(equation: &str, operands: &[&Tensor]) -> Result<Tensor> {
+pub fn einsum(equation: &str, operands: &[&Tensor]) -> Result<Tensor> {
     einsum_front(Front::NumPy, equation, operands, PathOptions::default())
 }
 
-/// `numpy.einsum_path` for operands of `shapes` (printable with `Display`).
+/// `numpy.einsum_path` for operands of `shapes` (printable with `Display`);
+/// re-exported as [`lattensor::einsum::numpy_einsum_path`](super::numpy_einsum_path).
 ///
 /// # Errors
-/// As [`numpy_einsum`].
-pub fn numpy_einsum_path(equation: &str, shapes: &[&[usize]], opts: PathOptions) -> Result<Plan> {
-    einsum_path(Front::NumPy, equation, shapes, opts)
+/// As [`einsum`].
+pub fn einsum_path(equation: &str, shapes: &[&[usize]], opts: PathOptions) -> Result<Plan> {
+    super::einsum_path(Front::NumPy, equation, shapes, opts)
 }
