@@ -611,6 +611,22 @@ fn large_matmul_uses_gemm_correctly() {
         // transposed (strided) operands
         let at = a.t().contiguous().unwrap().t();
         close(&einsum("ij,jk->ik", &[&at, &b]).unwrap(), &shape, &want, tol, &format!("{dt} T"));
+        // reversed (negative-stride) views of both operands
+        let rev = lattensor::SliceArg::stepped(None, None, -1);
+        let ar = a.slice(&[rev, rev]).unwrap();
+        let br = b.slice(&[rev, rev]).unwrap();
+        let (shape, want) =
+            reference("ij,jk->ik", &[vec![m, k], vec![k, n]], &[ar.to_vec().unwrap(), br.to_vec().unwrap()]);
+        close(&einsum("ij,jk->ik", &[&ar, &br]).unwrap(), &shape, &want, tol, &format!("{dt} reversed"));
+        // a batched contraction over strided views
+        let a3 = a.slice(&[lattensor::SliceArg::stepped(None, None, 2)]).unwrap(); // [34, k]
+        let (shape, want) = reference(
+            "ij,jk,ik->ki",
+            &[a3.shape().to_vec(), vec![k, n], vec![a3.shape()[0], n]],
+            &[a3.to_vec().unwrap(), b.to_vec().unwrap(), vec![1.0; a3.shape()[0] * n]],
+        );
+        let ones = lattensor::ones(&[a3.shape()[0], n], dt).unwrap();
+        close(&einsum("ij,jk,ik->ki", &[&a3, &b, &ones]).unwrap(), &shape, &want, tol, &format!("{dt} 3-op"));
     }
 }
 
@@ -849,6 +865,40 @@ proptest! {
     #[test]
     fn numpy_matches_naive((eq, shapes, seed) in case_strategy(5, false), d in 0usize..15) {
         run_prop(Front::NumPy, &eq, &shapes, seed[0], ALL_NUMERIC[d])?;
+    }
+
+    #[test]
+    fn broadcasting_matches_naive(
+        (eq, shapes, seed) in case_strategy(4, false),
+        ell in proptest::collection::vec(1usize..4, 0..3),
+        numpy in any::<bool>(),
+        d in 0usize..15,
+    ) {
+        // give every term a leading `...` over a random suffix of `ell`, with random
+        // 1s; for NumPy also squash some named labels of some operands to size 1
+        let s0 = seed[0];
+        let (lhs, rhs) = eq.split_once("->").unwrap();
+        let terms: Vec<&str> = lhs.split(',').collect();
+        let mut new_shapes = Vec::new();
+        for (k, (t, shape)) in terms.iter().zip(&shapes).enumerate() {
+            let take = (s0 / (k + 1)) % (ell.len() + 1);
+            let mut sh: Vec<usize> = ell[ell.len() - take..]
+                .iter()
+                .enumerate()
+                .map(|(q, &e)| if (s0 >> (k * 3 + q)) & 1 == 1 { 1 } else { e })
+                .collect();
+            for (c, &dim) in t.chars().zip(shape) {
+                let squash = numpy && (s0 >> (c as usize % 7 + k * 5)) % 4 == 0;
+                sh.push(if squash { 1 } else { dim });
+            }
+            new_shapes.push(sh);
+        }
+        let eq2 = format!(
+            "{}->...{rhs}",
+            terms.iter().map(|t| format!("...{t}")).collect::<Vec<_>>().join(",")
+        );
+        let front = if numpy { Front::NumPy } else { Front::Tf };
+        run_prop(front, &eq2, &new_shapes, s0, ALL_NUMERIC[d])?;
     }
 
     #[test]
