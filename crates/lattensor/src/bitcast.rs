@@ -56,7 +56,13 @@ fn shape_str(shape: &[usize]) -> String {
 
 /// Reinterprets the bytes of `x` as `dtype` (TF's `tf.bitcast`), without copying when possible.
 ///
-/// See the [module docs](self) for the shape rule and when a copy is made.
+/// Same size keeps the shape; narrowing appends a dimension of `in/out`; widening
+/// needs rank ≥ 1 and a last dimension of exactly `out/in`, which it removes.
+/// Bytes are little-endian and never change (NaN payloads and `-0.0` survive).
+/// bool is refused. The result is strong and, whenever the byte layout allows
+/// (always for same-size and narrowing casts; for widening when the last axis is
+/// contiguous and the offset/strides are aligned to the new size), a zero-copy
+/// view of `x`'s storage; otherwise `x` is copied to a contiguous tensor first.
 ///
 /// ```
 /// use lattensor::{bitcast, DType, Tensor};

@@ -43,8 +43,8 @@ use crate::{DType, Tensor};
 /// Runs an einsum with the rules of `front` and path options `opts`.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a malformed equation or mismatching shapes,
-/// [`Error::Promotion`] if the operands' dtypes do not promote in the current mode.
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a malformed equation or mismatching shapes,
+/// [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
 pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: PathOptions) -> Result<Tensor> {
     let parsed = parse::parse(front, equation)?;
     let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
