@@ -80,7 +80,19 @@ impl Bits {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
     pub fn ids(self) -> impl Iterator<Item = usize> {
-        (0..MAX_LABELS).filter(move |&i| self.0[i / 64] >> (i % 64) & 1 == 1)
+        self.0.into_iter().enumerate().flat_map(|(w, mut bits)| {
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
+    fn xor(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] ^ o.0[k]))
     }
     fn size(self, sizes: &[usize]) -> u128 {
         self.ids().fold(1u128, |acc, i| acc.saturating_mul(sizes[i] as u128))
@@ -355,18 +367,30 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
     let mut cur: Vec<Bits> = sets.to_vec();
     let mut pairs = Vec::new();
     while cur.len() > 1 {
-        // (shares a label, within limit, removed-memory, flops) — smaller is better
+        // labels held by at least two / three current operands: a label of the pair
+        // is still needed elsewhere iff its count exceeds its count within the pair
+        let mut c1 = Bits::default();
+        let mut c2 = Bits::default();
+        let mut c3 = Bits::default();
+        for &s in &cur {
+            c3 = c3.or(c2.and(s));
+            c2 = c2.or(c1.and(s));
+            c1 = c1.or(s);
+        }
+        let result = |a: Bits, b: Bits| -> Bits {
+            let needed = out.or(a.and(b).and(c3)).or(a.xor(b).and(c2));
+            a.or(b).and(needed)
+        };
+        let sizes_cur: Vec<u128> = cur.iter().map(|s| s.size(sizes)).collect();
         // (no shared label, over the limit, removed memory or size, cost): smaller is better
         type Key = (bool, bool, i128, u128);
         let mut best: Option<(Key, usize, usize)> = None;
         for i in 0..cur.len() {
             for j in i + 1..cur.len() {
-                let rest = cur.iter().enumerate().filter(|&(k, _)| k != i && k != j).fold(out, |a, (_, s)| a.or(*s));
-                let idx = cur[i].or(cur[j]);
-                let r = idx.and(rest);
+                let r = result(cur[i], cur[j]);
                 let size = r.size(sizes);
                 let shares = !cur[i].and(cur[j]).is_empty();
-                let removed = size as i128 - cur[i].size(sizes) as i128 - cur[j].size(sizes) as i128;
+                let removed = size as i128 - sizes_cur[i] as i128 - sizes_cur[j] as i128;
                 let over = limit.is_some_and(|l| size > l);
                 let key =
                     (!shares, over, if shares { removed } else { size as i128 }, search_cost(cur[i], cur[j], r, sizes));
@@ -376,8 +400,7 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
             }
         }
         let Some((_, i, j)) = best else { break };
-        let rest = cur.iter().enumerate().filter(|&(k, _)| k != i && k != j).fold(out, |a, (_, s)| a.or(*s));
-        let r = cur[i].or(cur[j]).and(rest);
+        let r = result(cur[i], cur[j]);
         cur.remove(j);
         cur.remove(i);
         cur.push(r);
@@ -414,5 +437,19 @@ mod tests {
         .unwrap();
         assert_eq!(g.flops, p.flops);
         assert!(p.to_string().contains("Optimized FLOP count"));
+    }
+
+    #[test]
+    fn greedy_handles_many_operands_and_bits_iterate() {
+        let b = Bits::from_ids(&[0, 3, 64, 130, 255]);
+        assert_eq!(b.ids().collect::<Vec<_>>(), vec![0, 3, 64, 130, 255]);
+        // a chain of 60 matrices a0 a1, a1 a2, ...
+        let n = 60;
+        let inputs: Vec<Vec<usize>> = (0..n).map(|k| vec![k, k + 1]).collect();
+        let sizes: Vec<usize> = (0..=n).map(|k| 2 + k % 3).collect();
+        let names: Vec<char> = (0..=n).map(|k| char::from(b'a' + (k % 26) as u8)).collect();
+        let p = plan(&inputs, &[0, n], &sizes, &names, PathOptions::default()).unwrap();
+        assert_eq!(p.steps.len(), n - 1);
+        assert!(p.scaling <= 3, "{p}");
     }
 }
