@@ -461,6 +461,26 @@ fn numpy_specific_values() {
 }
 
 #[test]
+fn numpy_more_sums_and_ordering() {
+    // 'ijklm,ijn,ijn->' vs 'ijklm,ijn->' on int64 (numpy's buffering test): with b ∈ {0, 1}, b·b = b
+    let a = arange(2 * 3 * 4 * 5 * 6, &[2, 3, 4, 5, 6]);
+    let b = Tensor::from_vec((0..2 * 3 * 7).map(|i| (i % 2) as i64).collect::<Vec<_>>(), &[2, 3, 7]).unwrap();
+    let x = np("ijklm,ijn,ijn->", &[&a, &b, &b]).item::<i64>().unwrap();
+    let y = np("ijklm,ijn->", &[&a, &b]).item::<i64>().unwrap();
+    assert_eq!(x, y);
+    let (_, want) =
+        reference("ijklm,ijn->", &[vec![2, 3, 4, 5, 6], vec![2, 3, 7]], &[a.to_vec().unwrap(), b.to_vec().unwrap()]);
+    assert_eq!(y as f64, want[0]);
+    // implicit output over 27 labels: uppercase sorts before lowercase (ASCII)
+    let eq = "abcdefghijklmnopqrstuvwxyzA";
+    let t = Tensor::zeros(&[1; 27], DType::F32).unwrap();
+    let p = numpy_einsum_path(eq, &[t.shape()], PathOptions::default()).unwrap();
+    assert!(p.equation.ends_with("->Aabcdefghijklmnopqrstuvwxyz"), "{}", p.equation);
+    assert_eq!(np(eq, &[&t]).shape(), &[1; 27]);
+    assert_eq!(einsum(eq, &[&t]).unwrap().shape(), &[1; 27]);
+}
+
+#[test]
 fn numpy_broadcasting() {
     let a = Tensor::from_vec(rand_vec(24, 1), &[2, 3, 4]).unwrap();
     let b = Tensor::from_vec(rand_vec(3, 2), &[3]).unwrap();
