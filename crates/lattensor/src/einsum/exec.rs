@@ -214,8 +214,23 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     let shape: Vec<usize> = keep.iter().map(|&a| op.t.shape()[a]).collect();
     let inner: usize = gone.iter().map(|&a| op.t.shape()[a]).product();
     let labels = keep.iter().map(|&a| op.labels[a]).collect();
+    let leading = gone.iter().enumerate().all(|(q, &a)| a == q); // summed axes come first
     let t = if inner == 0 {
         Tensor::zeros(&shape, C::DTYPE)?
+    } else if leading && op.t.is_contiguous() && !keep.is_empty() {
+        // column sums of a contiguous [summed, kept] block: add whole rows, no transpose copy
+        let d = data::<C>(&op.t)?;
+        let width: usize = shape.iter().product();
+        new_tensor::<C>(&shape, |out| {
+            if width == 0 {
+                return;
+            }
+            for row in d.chunks_exact(width) {
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = o.radd(x);
+                }
+            }
+        })?
     } else {
         let d = data::<C>(&p)?;
         new_tensor::<C>(&shape, |out| {

@@ -42,6 +42,16 @@ use crate::{DType, Tensor};
 
 /// Runs an einsum with the rules of `front` and path options `opts`.
 ///
+/// ```
+/// use lattensor::einsum::{einsum_front, Front, PathOptions, Strategy};
+/// use lattensor::Tensor;
+/// let v = Tensor::from_vec(vec![1i64, 2, 3], &[3]).unwrap();
+/// let opts = PathOptions { strategy: Strategy::Greedy, memory_limit: None };
+/// // i,i,i-> : sum of cubes, contracted pairwise in the greedy order
+/// let s = einsum_front(Front::NumPy, "i,i,i->", &[&v, &v, &v], opts).unwrap();
+/// assert_eq!(s.item::<i64>().unwrap(), 36);
+/// ```
+///
 /// # Errors
 /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a malformed equation or mismatching shapes,
 /// [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
@@ -112,6 +122,16 @@ pub fn einsum(equation: &str, operands: &[&Tensor]) -> Result<Tensor> {
 }
 
 /// [`einsum`] with explicit path options (strategy, memory limit).
+///
+/// ```
+/// use lattensor::einsum::{einsum_with, PathOptions, Strategy};
+/// use lattensor::Tensor;
+/// let a = Tensor::from_vec(vec![1.0f64, 2.0], &[1, 2]).unwrap();
+/// let b = Tensor::from_vec(vec![3.0f64, 4.0], &[2, 1]).unwrap();
+/// let opts = PathOptions { strategy: Strategy::Optimal, memory_limit: Some(4) };
+/// let c = einsum_with("ij,jk,kl->il", &[&a, &b, &a], opts).unwrap();
+/// assert_eq!(c.to_vec::<f64>().unwrap(), vec![11.0, 22.0]);
+/// ```
 ///
 /// # Errors
 /// As [`einsum_front`].

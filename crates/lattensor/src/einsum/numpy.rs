@@ -38,6 +38,16 @@ pub fn einsum(equation: &str, operands: &[&Tensor]) -> Result<Tensor> {
 /// `numpy.einsum_path` for operands of `shapes` (printable with `Display`);
 /// re-exported as [`lattensor::einsum::numpy_einsum_path`](super::numpy_einsum_path).
 ///
+/// ```
+/// use lattensor::einsum::{numpy_einsum_path, PathOptions};
+/// let shapes: [&[usize]; 5] = [&[10, 10], &[10, 10], &[10, 10, 10, 10], &[10, 10], &[10, 10]];
+/// let p = numpy_einsum_path("ea,fb,abcd,gc,hd->efgh", &shapes, PathOptions::default()).unwrap();
+/// assert_eq!(p.steps.len(), 4);
+/// assert_eq!(p.naive_flops, 5 * 10u128.pow(8));
+/// assert!(p.flops < p.naive_flops / 100);
+/// println!("{p}");
+/// ```
+///
 /// # Errors
 /// As [`einsum`].
 pub fn einsum_path(equation: &str, shapes: &[&[usize]], opts: PathOptions) -> Result<Plan> {
