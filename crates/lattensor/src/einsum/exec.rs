@@ -293,29 +293,41 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         }
         return Ok(());
     }
-    // integers and bool: a blocked i-k-j loop over contiguous copies
+    // integers and bool: a blocked i-k-j loop over contiguous copies, row blocks in parallel
     let ad = data::<C>(a)?;
     let bd = data::<C>(b)?;
+    const MB: usize = 16;
     const KB: usize = 128;
     const NB: usize = 512;
+    let parallel = (m as u128) * (n as u128) * (k as u128) >= 1 << 18;
     for (i, dst) in out.chunks_exact_mut(m * n).enumerate() {
         let ab = &ad[i * m * k..(i + 1) * m * k];
         let bb = &bd[i * k * n..(i + 1) * k * n];
-        for n0 in (0..n).step_by(NB) {
-            let n1 = (n0 + NB).min(n);
-            for k0 in (0..k).step_by(KB) {
-                let k1 = (k0 + KB).min(k);
-                for r in 0..m {
-                    let row = &mut dst[r * n + n0..r * n + n1];
-                    for kk in k0..k1 {
-                        let x = ab[r * k + kk];
-                        let brow = &bb[kk * n + n0..kk * n + n1];
-                        for (o, &y) in row.iter_mut().zip(brow) {
-                            *o = o.radd(x.rmul(y));
+        let block = |(blk, rows): (usize, &mut [C])| {
+            let r0 = blk * MB;
+            for n0 in (0..n).step_by(NB) {
+                let n1 = (n0 + NB).min(n);
+                for k0 in (0..k).step_by(KB) {
+                    let k1 = (k0 + KB).min(k);
+                    for (dr, row) in rows.chunks_exact_mut(n).enumerate() {
+                        let r = r0 + dr;
+                        let row = &mut row[n0..n1];
+                        for kk in k0..k1 {
+                            let x = ab[r * k + kk];
+                            let brow = &bb[kk * n + n0..kk * n + n1];
+                            for (o, &y) in row.iter_mut().zip(brow) {
+                                *o = o.radd(x.rmul(y));
+                            }
                         }
                     }
                 }
             }
+        };
+        if parallel {
+            use rayon::prelude::*;
+            dst.par_chunks_mut(MB * n).enumerate().for_each(block);
+        } else {
+            dst.chunks_mut(MB * n).enumerate().for_each(block);
         }
     }
     Ok(())
