@@ -695,7 +695,11 @@ fn raw_errors() {
             "Expected dimension 3 at axis 0 of the input shaped [4,4] but got dimension 4",
         ),
         ("ii->i", &[&[2, 3]], "Expected dimension 2 at axis 1 of the input shaped [2,3] but got dimension 3"),
-        ("...ij,...jk->...ik", &[&[5, 2, 3], &[7, 3, 4]], "compatible batch dimensions"),
+        (
+            "...ij,...jk->...ik",
+            &[&[5, 2, 3], &[7, 3, 4]],
+            "In[0] and In[1] must have compatible batch dimensions: [5,2,3] vs. [7,3,4]",
+        ),
         (
             "...ij,...jk->ik",
             &[&[2, 2, 3], &[3, 4]],
@@ -772,6 +776,7 @@ fn numpy_errors() {
         ("i>j", &[&[2]], "proper '->'"),
         ("ij,jk->ik", &[&[2, 3], &[4, 4]], "operands could not be broadcast together"),
         ("...ij,...jk->ik", &[&[2, 2, 3], &[3, 4]], "output has more dimensions than subscripts given"),
+        ("...ij,...jk->...ik", &[&[5, 2, 3], &[7, 3, 4]], "operands could not be broadcast together"),
     ];
     for (eq, shapes, want) in cases {
         let m = err(Front::NumPy, eq, shapes);

@@ -444,11 +444,18 @@ pub(crate) fn resolve(front: Front, p: &Parsed, shapes: &[&[usize]]) -> Result<R
                     } else if id >= n_named {
                         return Err(bad(
                             eq,
-                            format!(
-                                "inputs must have compatible batch dimensions: the ellipsis ('...') dimensions of input {k0} (shaped {}) and input {k} (shaped {}) do not broadcast ({s} vs. {d})",
-                                shape_str(shapes[k0]),
-                                shape_str(shape)
-                            ),
+                            match front {
+                                Front::NumPy => format!(
+                                    "operands could not be broadcast together: the ellipsis ('...') dimensions of operand {k0} (shaped {}) and operand {k} (shaped {}) have sizes {s} and {d}",
+                                    shape_str(shapes[k0]),
+                                    shape_str(shape)
+                                ),
+                                _ => format!(
+                                    "In[{k0}] and In[{k}] must have compatible batch dimensions: {} vs. {} (the ellipsis ('...') dimensions do not broadcast: {s} vs. {d})",
+                                    shape_str(shapes[k0]),
+                                    shape_str(shape)
+                                ),
+                            },
                         ));
                     } else {
                         let c = show(names[id]);
