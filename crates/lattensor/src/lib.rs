@@ -36,9 +36,11 @@
 //! ```
 #![warn(missing_docs)]
 
+mod bitcast;
 mod creation;
 pub mod display;
 mod dtype;
+pub mod einsum;
 mod element;
 mod error;
 mod kernels;
@@ -51,6 +53,7 @@ mod storage;
 mod tensor;
 mod variable;
 
+pub use bitcast::bitcast;
 pub use creation::{
     arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like, Value,
 };

@@ -269,6 +269,12 @@ impl Tensor {
         }
     }
 
+    /// A tensor from its parts; the caller guarantees that `layout` stays inside
+    /// `storage` for elements of `dtype`, and that the bytes are valid for `dtype`.
+    pub(crate) fn from_parts(storage: Arc<Storage>, layout: Layout, dtype: DType, weak: bool) -> Tensor {
+        Tensor { storage, layout, dtype, weak }
+    }
+
     // ---- views ----------------------------------------------------------
 
     fn view(&self, layout: Layout) -> Tensor {

@@ -1,0 +1,486 @@
+//! Executing a resolved einsum.
+//!
+//! 1. Each operand: size-1 broadcast axes are squeezed and repeated labels
+//!    become generalised diagonals — both strided views, no copy.
+//! 2. Operands are converted to the compute type (the result type, except
+//!    bf16/f16 which compute in f32 and round once at the end).
+//! 3. Labels private to one operand and absent from the output are summed first.
+//! 4. Pairs are contracted in the planned order: each operand is permuted to
+//!    `[batch, free, contracted]` / `[batch, contracted, free]` (a view when the
+//!    strides allow it) and multiplied by a real GEMM (`gemm` crate) for
+//!    f32/f64/c64/c128 (so also f16/bf16, via f32) or by a blocked loop for
+//!    integers and bool. Outer products (nothing contracted) take a direct loop.
+//! 5. The result is permuted to the output order (a view) and, for repeated
+//!    output labels (raw op), expanded into a zero tensor's diagonal.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use num_complex::{Complex32, Complex64};
+
+use super::parse::Resolved;
+use crate::element::Element;
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+use crate::{DType, Tensor};
+
+/// The semiring an einsum computes in: `(+, ×)` for numbers (integers wrap),
+/// `(or, and)` for bool.
+pub(crate) trait Ring: Element {
+    const ZERO: Self;
+    fn radd(self, o: Self) -> Self;
+    fn rmul(self, o: Self) -> Self;
+}
+
+macro_rules! ring_int {
+    ($($t:ty),*) => {$(
+        impl Ring for $t {
+            const ZERO: Self = 0;
+            #[inline(always)] fn radd(self, o: Self) -> Self { self.wrapping_add(o) }
+            #[inline(always)] fn rmul(self, o: Self) -> Self { self.wrapping_mul(o) }
+        }
+    )*};
+}
+ring_int!(u8, u16, u32, u64, i8, i16, i32, i64);
+
+macro_rules! ring_float {
+    ($($t:ty => $z:expr),*) => {$(
+        impl Ring for $t {
+            const ZERO: Self = $z;
+            #[inline(always)] fn radd(self, o: Self) -> Self { self + o }
+            #[inline(always)] fn rmul(self, o: Self) -> Self { self * o }
+        }
+    )*};
+}
+ring_float!(f32 => 0.0, f64 => 0.0, Complex32 => Complex32::new(0.0, 0.0), Complex64 => Complex64::new(0.0, 0.0));
+
+impl Ring for bool {
+    const ZERO: Self = false;
+    #[inline(always)]
+    fn radd(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline(always)]
+    fn rmul(self, o: Self) -> Self {
+        self & o
+    }
+}
+
+/// The dtype an einsum with result `d` computes in.
+pub(crate) fn compute_dtype(d: DType) -> DType {
+    match d {
+        DType::BF16 | DType::F16 => DType::F32,
+        d => d,
+    }
+}
+
+/// Runs `$body` with `$T` bound to a compute element type (never bf16/f16).
+macro_rules! with_compute {
+    ($dtype:expr, $T:ident, $body:expr) => {{
+        use $crate::DType as __D;
+        match $dtype {
+            __D::Bool => {
+                type $T = bool;
+                $body
+            }
+            __D::U8 => {
+                type $T = u8;
+                $body
+            }
+            __D::U16 => {
+                type $T = u16;
+                $body
+            }
+            __D::U32 => {
+                type $T = u32;
+                $body
+            }
+            __D::U64 => {
+                type $T = u64;
+                $body
+            }
+            __D::I8 => {
+                type $T = i8;
+                $body
+            }
+            __D::I16 => {
+                type $T = i16;
+                $body
+            }
+            __D::I32 => {
+                type $T = i32;
+                $body
+            }
+            __D::I64 => {
+                type $T = i64;
+                $body
+            }
+            __D::F32 => {
+                type $T = f32;
+                $body
+            }
+            __D::F64 => {
+                type $T = f64;
+                $body
+            }
+            __D::C64 => {
+                type $T = ::num_complex::Complex32;
+                $body
+            }
+            __D::C128 => {
+                type $T = ::num_complex::Complex64;
+                $body
+            }
+            d @ (__D::BF16 | __D::F16) => {
+                return Err(Error::Unimplemented(format!("einsum: internal error: {d} is not a compute type")))
+            }
+        }
+    }};
+}
+
+/// A tensor in the compute type with one label per axis (no repeats).
+struct Op {
+    t: Tensor,
+    labels: Vec<usize>,
+}
+
+fn view(t: &Tensor, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Tensor {
+    Tensor::from_parts(Arc::clone(&t.storage), Layout::from_parts(shape, strides, offset), t.dtype, false)
+}
+
+/// Squeezes dropped (broadcast size-1) axes and takes generalised diagonals of
+/// repeated labels, as a strided view.
+fn prepare(t: &Tensor, axes: &[Option<usize>]) -> (Tensor, Vec<usize>) {
+    let l = t.layout();
+    let mut labels: Vec<usize> = Vec::new();
+    let mut shape = Vec::new();
+    let mut strides: Vec<isize> = Vec::new();
+    for (ax, id) in axes.iter().enumerate() {
+        let Some(id) = *id else { continue };
+        match labels.iter().position(|&x| x == id) {
+            Some(p) => strides[p] += l.strides()[ax],
+            None => {
+                labels.push(id);
+                shape.push(l.shape()[ax]);
+                strides.push(l.strides()[ax]);
+            }
+        }
+    }
+    (view(t, shape, strides, l.offset()), labels)
+}
+
+/// The elements of `t` (compute type `C`) in row-major order: borrowed when contiguous.
+fn data<C: Element>(t: &Tensor) -> Result<Cow<'_, [C]>> {
+    match t.as_slice::<C>() {
+        Some(s) => Ok(Cow::Borrowed(s)),
+        None => Ok(Cow::Owned(t.to_vec::<C>()?)),
+    }
+}
+
+fn new_tensor<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])) -> Result<Tensor> {
+    let mut out = Tensor::zeros(shape, C::DTYPE)?;
+    fill(out.data_mut::<C>());
+    Ok(out)
+}
+
+/// Sum of a slice with eight independent accumulators (faster, and more accurate than one).
+#[inline]
+fn sum_slice<C: Ring>(x: &[C]) -> C {
+    let mut acc = [C::ZERO; 8];
+    let chunks = x.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        for (a, &x) in acc.iter_mut().zip(c) {
+            *a = a.radd(x);
+        }
+    }
+    let mut s = C::ZERO;
+    for &r in rest {
+        s = s.radd(r);
+    }
+    let a = [acc[0].radd(acc[4]), acc[1].radd(acc[5]), acc[2].radd(acc[6]), acc[3].radd(acc[7])];
+    s.radd(a[0].radd(a[2]).radd(a[1].radd(a[3])))
+}
+
+/// Sums the labels for which `drop` holds.
+fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
+    if !op.labels.iter().any(|&l| drop(l)) {
+        return Ok(op);
+    }
+    let keep: Vec<usize> = (0..op.labels.len()).filter(|&a| !drop(op.labels[a])).collect();
+    let gone: Vec<usize> = (0..op.labels.len()).filter(|&a| drop(op.labels[a])).collect();
+    let perm: Vec<usize> = keep.iter().chain(&gone).copied().collect();
+    let p = op.t.transpose(&perm)?;
+    let shape: Vec<usize> = keep.iter().map(|&a| op.t.shape()[a]).collect();
+    let inner: usize = gone.iter().map(|&a| op.t.shape()[a]).product();
+    let labels = keep.iter().map(|&a| op.labels[a]).collect();
+    let leading = gone.iter().enumerate().all(|(q, &a)| a == q); // summed axes come first
+    let t = if inner == 0 {
+        Tensor::zeros(&shape, C::DTYPE)?
+    } else if leading && op.t.is_contiguous() && !keep.is_empty() {
+        // column sums of a contiguous [summed, kept] block: add whole rows, no transpose copy
+        let d = data::<C>(&op.t)?;
+        let width: usize = shape.iter().product();
+        new_tensor::<C>(&shape, |out| {
+            if width == 0 {
+                return;
+            }
+            for row in d.chunks_exact(width) {
+                for (o, &x) in out.iter_mut().zip(row) {
+                    *o = o.radd(x);
+                }
+            }
+        })?
+    } else {
+        let d = data::<C>(&p)?;
+        new_tensor::<C>(&shape, |out| {
+            for (o, chunk) in out.iter_mut().zip(d.chunks_exact(inner)) {
+                *o = sum_slice(chunk);
+            }
+        })?
+    };
+    Ok(Op { t, labels })
+}
+
+/// `[B, M, K] × [B, K, N] → [B, M, N]` into `out` (row-major, zero-filled).
+fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Result<()> {
+    let [bt, m, k, n] = dims;
+    if bt * m * n == 0 || k == 0 {
+        return Ok(());
+    }
+    if matches!(C::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128) {
+        let (la, lb) = (a.layout(), b.layout());
+        let (sa, sb) = (la.strides(), lb.strides());
+        let pa = a.storage_slice::<C>().as_ptr();
+        let pb = b.storage_slice::<C>().as_ptr();
+        let big = (m as u128) * (n as u128) * (k as u128) >= 1 << 18;
+        let par = if big { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
+        let one = C::from_f32(1.0);
+        for (i, dst) in out.chunks_exact_mut(m * n).enumerate() {
+            let oa = la.offset() as isize + i as isize * sa[0];
+            let ob = lb.offset() as isize + i as isize * sb[0];
+            // SAFETY: `C` is one of f32/f64/Complex32/Complex64, the types gemm
+            // supports (gemm's c32/c64 are num_complex's types). `a` is a valid
+            // [bt, m, k] view of its storage and `b` a valid [bt, k, n] view, so
+            // every element gemm reads, at `offset + i*s0 + r*s1 + c*s2` within
+            // the dims, lies inside the storage slices `pa`/`pb` point to (those
+            // storages are alive for the call). `dst` is an exclusive m×n
+            // row-major buffer (row stride n, column stride 1) not aliasing the
+            // inputs. With read_dst = false gemm writes dst = 1·a·b.
+            unsafe {
+                gemm::gemm::<C>(
+                    m,
+                    n,
+                    k,
+                    dst.as_mut_ptr(),
+                    1,
+                    n as isize,
+                    false,
+                    pa.offset(oa),
+                    sa[2],
+                    sa[1],
+                    pb.offset(ob),
+                    sb[2],
+                    sb[1],
+                    C::ZERO,
+                    one,
+                    false,
+                    false,
+                    false,
+                    par,
+                );
+            }
+        }
+        return Ok(());
+    }
+    // integers and bool: a blocked i-k-j loop over contiguous copies, row blocks in parallel
+    let ad = data::<C>(a)?;
+    let bd = data::<C>(b)?;
+    const MB: usize = 16;
+    const KB: usize = 128;
+    const NB: usize = 512;
+    let parallel = (m as u128) * (n as u128) * (k as u128) >= 1 << 18;
+    for (i, dst) in out.chunks_exact_mut(m * n).enumerate() {
+        let ab = &ad[i * m * k..(i + 1) * m * k];
+        let bb = &bd[i * k * n..(i + 1) * k * n];
+        let block = |(blk, rows): (usize, &mut [C])| {
+            let r0 = blk * MB;
+            for n0 in (0..n).step_by(NB) {
+                let n1 = (n0 + NB).min(n);
+                for k0 in (0..k).step_by(KB) {
+                    let k1 = (k0 + KB).min(k);
+                    for (dr, row) in rows.chunks_exact_mut(n).enumerate() {
+                        let r = r0 + dr;
+                        let row = &mut row[n0..n1];
+                        for kk in k0..k1 {
+                            let x = ab[r * k + kk];
+                            let brow = &bb[kk * n + n0..kk * n + n1];
+                            for (o, &y) in row.iter_mut().zip(brow) {
+                                *o = o.radd(x.rmul(y));
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        if parallel {
+            use rayon::prelude::*;
+            dst.par_chunks_mut(MB * n).enumerate().for_each(block);
+        } else {
+            dst.chunks_mut(MB * n).enumerate().for_each(block);
+        }
+    }
+    Ok(())
+}
+
+/// Contracts two operands, keeping the labels for which `keep` holds.
+fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]) -> Result<Op> {
+    // labels private to one side and not kept: sum them first
+    let (la, lb) = (a.labels.clone(), b.labels.clone());
+    let a = reduce::<C>(a, |l| !keep(l) && !lb.contains(&l))?;
+    let b = reduce::<C>(b, |l| !keep(l) && !la.contains(&l))?;
+    let batch: Vec<usize> = a.labels.iter().copied().filter(|l| b.labels.contains(l) && keep(*l)).collect();
+    let con: Vec<usize> = a.labels.iter().copied().filter(|l| b.labels.contains(l) && !keep(*l)).collect();
+    let fa: Vec<usize> = a.labels.iter().copied().filter(|l| !b.labels.contains(l)).collect();
+    let fb: Vec<usize> = b.labels.iter().copied().filter(|l| !a.labels.contains(l)).collect();
+    let pos = |labels: &[usize], want: &[usize]| -> Vec<usize> {
+        want.iter().filter_map(|w| labels.iter().position(|l| l == w)).collect()
+    };
+    let prod = |ls: &[usize]| -> usize { ls.iter().map(|&l| sizes[l]).product() };
+    let (bt, m, k, n) = (prod(&batch), prod(&fa), prod(&con), prod(&fb));
+    let shape: Vec<usize> = batch.iter().chain(&fa).chain(&fb).map(|&l| sizes[l]).collect();
+    let labels: Vec<usize> = batch.iter().chain(&fa).chain(&fb).copied().collect();
+    let pa: Vec<usize> = [pos(&a.labels, &batch), pos(&a.labels, &fa), pos(&a.labels, &con)].concat();
+    let pb: Vec<usize> = [pos(&b.labels, &batch), pos(&b.labels, &con), pos(&b.labels, &fb)].concat();
+    let ta = a.t.transpose(&pa)?;
+    let tb = b.t.transpose(&pb)?;
+    if con.is_empty() {
+        // outer product (possibly batched): out[b, i, j] = a[b, i] * b[b, j]
+        let ad = data::<C>(&ta)?;
+        let bd = data::<C>(&tb)?;
+        let t = new_tensor::<C>(&shape, |out| {
+            if m * n == 0 {
+                return;
+            }
+            for (bi, blk) in out.chunks_exact_mut(m * n).enumerate() {
+                for (i, row) in blk.chunks_exact_mut(n).enumerate() {
+                    let x = ad[bi * m + i];
+                    for (o, &y) in row.iter_mut().zip(&bd[bi * n..bi * n + n]) {
+                        *o = x.rmul(y);
+                    }
+                }
+            }
+        })?;
+        return Ok(Op { t, labels });
+    }
+    let a3 = ta.reshape(&[bt as isize, m as isize, k as isize])?;
+    let b3 = tb.reshape(&[bt as isize, k as isize, n as isize])?;
+    let mut out = Tensor::zeros(&[bt, m, n], C::DTYPE)?;
+    bmm::<C>(&a3, &b3, out.data_mut::<C>(), [bt, m, k, n])?;
+    let t = out.reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
+    Ok(Op { t, labels })
+}
+
+/// Runs the contraction: `path` holds pairs of positions in the evolving operand list.
+pub(crate) fn execute(r: &Resolved, operands: &[&Tensor], result: DType, path: &[Vec<usize>]) -> Result<Tensor> {
+    let cdt = compute_dtype(result);
+    with_compute!(cdt, C, execute_in::<C>(r, operands, result, path))
+}
+
+fn execute_in<C: Ring>(r: &Resolved, operands: &[&Tensor], result: DType, path: &[Vec<usize>]) -> Result<Tensor> {
+    let sizes = &r.sizes;
+    let mut ops: Vec<Op> = Vec::with_capacity(operands.len());
+    for (t, axes) in operands.iter().zip(&r.axes) {
+        let (v, labels) = prepare(t, axes);
+        let v = if v.dtype() == C::DTYPE { v } else { v.cast(C::DTYPE)? };
+        ops.push(Op { t: v, labels });
+    }
+    let in_output = |l: usize| r.output.contains(&l);
+    // private labels first
+    let n = ops.len();
+    let mut summed = Vec::with_capacity(n);
+    for (i, op) in ops.into_iter().enumerate() {
+        let others: Vec<usize> =
+            r.axes.iter().enumerate().filter(|&(j, _)| j != i).flat_map(|(_, a)| a.iter().flatten().copied()).collect();
+        summed.push(reduce::<C>(op, |l| !in_output(l) && !others.contains(&l))?);
+    }
+    let mut ops = summed;
+    for step in path {
+        let [i, j] = step[..] else { continue };
+        let (i, j) = (i.min(j), i.max(j));
+        if j >= ops.len() {
+            return Err(Error::InvalidArgument(format!("einsum: path step {step:?} is out of range")));
+        }
+        let b = ops.remove(j);
+        let a = ops.remove(i);
+        let others: Vec<usize> = ops.iter().flat_map(|o| o.labels.iter().copied()).collect();
+        let keep = |l: usize| in_output(l) || others.contains(&l);
+        let c = contract::<C>(a, b, &keep, sizes)?;
+        ops.push(c);
+    }
+    // any operands left (no path given): contract left to right
+    while ops.len() > 1 {
+        let b = ops.remove(1);
+        let a = ops.remove(0);
+        let others: Vec<usize> = ops.iter().flat_map(|o| o.labels.iter().copied()).collect();
+        let keep = |l: usize| in_output(l) || others.contains(&l);
+        let c = contract::<C>(a, b, &keep, sizes)?;
+        ops.insert(0, c);
+    }
+    let Some(op) = ops.pop() else {
+        return Err(Error::InvalidArgument("einsum: no operands".into()));
+    };
+    let op = reduce::<C>(op, |l| !in_output(l))?;
+    // permute to the output order (first occurrences)
+    let mut uniq: Vec<usize> = Vec::new();
+    for &l in &r.output {
+        if !uniq.contains(&l) {
+            uniq.push(l);
+        }
+    }
+    let perm: Vec<usize> = uniq.iter().filter_map(|u| op.labels.iter().position(|l| l == u)).collect();
+    if perm.len() != op.labels.len() || perm.len() != uniq.len() {
+        return Err(Error::InvalidArgument(format!(
+            "einsum: internal error: result labels {:?} do not match the output {:?}",
+            op.labels, uniq
+        )));
+    }
+    let mut t = op.t.transpose(&perm)?;
+    if uniq.len() != r.output.len() {
+        t = inflate::<C>(&t, &uniq, &r.output, sizes)?;
+    }
+    let t = if result != C::DTYPE { t.cast(result)? } else { t };
+    Ok(Tensor::from_parts(t.storage.clone(), t.layout.clone(), t.dtype, false))
+}
+
+/// Expands a result with unique labels `uniq` into `output` (with repeats):
+/// values on the generalised diagonal, zeros elsewhere.
+fn inflate<C: Ring>(t: &Tensor, uniq: &[usize], output: &[usize], sizes: &[usize]) -> Result<Tensor> {
+    let out_shape: Vec<usize> = output.iter().map(|&l| sizes[l]).collect();
+    let strides = crate::layout::contiguous_strides(&out_shape);
+    let ustr: Vec<usize> = uniq
+        .iter()
+        .map(|u| output.iter().zip(&strides).filter(|(l, _)| *l == u).map(|(_, &s)| s as usize).sum())
+        .collect();
+    let src = data::<C>(t)?;
+    let dims: Vec<usize> = uniq.iter().map(|&u| sizes[u]).collect();
+    new_tensor::<C>(&out_shape, |out| {
+        if src.is_empty() {
+            return;
+        }
+        let mut idx = vec![0usize; dims.len()];
+        let mut off = 0usize;
+        for &v in src.iter() {
+            out[off] = v;
+            for a in (0..dims.len()).rev() {
+                idx[a] += 1;
+                off += ustr[a];
+                if idx[a] < dims[a] {
+                    break;
+                }
+                off -= dims[a] * ustr[a];
+                idx[a] = 0;
+            }
+        }
+    })
+}
