@@ -101,11 +101,11 @@ fn run(stmt: &str, env: &mut Env) -> Option<Result<Outcome>> {
         "a.assign_add(tf.constant(5, tf.int16))" => {
             let v = env.var.as_ref().expect("a variable");
             Some(
-                v.assign_add(&Tensor::scalar(5i16))
+                v.assign_add(Tensor::scalar(5i16))
                     .map(|r| Outcome::Variable(v.to_string(), r.dtype(), r.item::<f64>().unwrap())),
             )
         }
-        "tf.constant(a, tf.float32)" => t(constant_as(&Tensor::scalar(10i16), DType::F32)),
+        "tf.constant(a, tf.float32)" => t(constant_as(Tensor::scalar(10i16), DType::F32)),
         "tnp.array(1)" => t(constant(1)),
         "tnp.array(1.0)" => t(constant(1.0)),
         // Bindings re-created inline above, and Python-only behaviour:
@@ -192,11 +192,11 @@ fn safe_refusals_name_operands_in_our_spelling() {
 fn variable_seed() {
     let a = Variable::new(10).unwrap();
     assert_eq!(a.dtype(), DType::I32);
-    let r = a.assign_add(&Tensor::scalar(5i16)).unwrap();
+    let r = a.assign_add(Tensor::scalar(5i16)).unwrap();
     assert_eq!((r.dtype(), r.is_weak(), r.item::<i32>().unwrap()), (DType::I32, false, 15));
     assert_eq!(a.read().item::<i32>().unwrap(), 15);
     // allowed in SAFE too
     let b = Variable::new(10).unwrap();
-    with_mode(PromotionMode::Safe, || b.assign_add(&Tensor::scalar(5i16))).unwrap();
+    with_mode(PromotionMode::Safe, || b.assign_add(Tensor::scalar(5i16))).unwrap();
     assert_eq!(b.read().item::<i32>().unwrap(), 15);
 }

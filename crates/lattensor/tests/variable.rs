@@ -48,15 +48,15 @@ fn int32_variable_allowed_updates() {
             assert_eq!(i32_value(&v), 5);
             v.assign(true).unwrap();
             assert_eq!(i32_value(&v), 1);
-            v.assign(&Tensor::scalar(7i16)).unwrap();
+            v.assign(Tensor::scalar(7i16)).unwrap();
             assert_eq!(i32_value(&v), 7);
-            v.assign(&Tensor::scalar(-3i8)).unwrap(); // np.array(5, np.int8)
+            v.assign(Tensor::scalar(-3i8)).unwrap(); // np.array(5, np.int8)
             assert_eq!(i32_value(&v), -3);
             v.assign_add(1).unwrap();
             assert_eq!(i32_value(&v), -2);
-            v.assign_add(&Tensor::scalar(40000u16)).unwrap();
+            v.assign_add(Tensor::scalar(40000u16)).unwrap();
             assert_eq!(i32_value(&v), 39998);
-            v.assign_sub(&Tensor::scalar(-2i8)).unwrap();
+            v.assign_sub(Tensor::scalar(-2i8)).unwrap();
             assert_eq!(i32_value(&v), 40000);
         });
     }
@@ -66,9 +66,9 @@ fn int32_variable_allowed_updates() {
 fn int32_variable_refused_updates_keep_the_value() {
     let v = i32_var();
     assert_immutable(v.assign(5.0), "assign", DType::I32); // int32 ⊔ f32* = f64*
-    assert_immutable(v.assign(&Tensor::scalar(5i64)), "assign", DType::I32);
-    assert_immutable(v.assign_add(&constant(1.0).unwrap()), "assign_add", DType::I32);
-    assert_immutable(v.assign_sub(&Tensor::scalar(1u32)), "assign_sub", DType::I32);
+    assert_immutable(v.assign(Tensor::scalar(5i64)), "assign", DType::I32);
+    assert_immutable(v.assign_add(constant(1.0).unwrap()), "assign_add", DType::I32);
+    assert_immutable(v.assign_sub(Tensor::scalar(1u32)), "assign_sub", DType::I32);
     assert_eq!(i32_value(&v), 10);
 }
 
@@ -77,13 +77,13 @@ fn float32_variable() {
     let v = f32_var();
     v.assign_add(1).unwrap();
     assert_eq!(v.read().item::<f32>().unwrap(), 2.0);
-    v.assign_add(&Tensor::scalar(3i32)).unwrap(); // ALL only
+    v.assign_add(Tensor::scalar(3i32)).unwrap(); // ALL only
     assert_eq!(v.read().item::<f32>().unwrap(), 5.0);
-    v.assign_add(&Tensor::scalar(f16::from_f32(0.5))).unwrap();
+    v.assign_add(Tensor::scalar(f16::from_f32(0.5))).unwrap();
     assert_eq!(v.read().item::<f32>().unwrap(), 5.5);
     v.assign(2.5).unwrap();
     assert_eq!(v.read().item::<f32>().unwrap(), 2.5);
-    assert_immutable(v.assign(&Tensor::scalar(2.0f64)), "assign", DType::F32);
+    assert_immutable(v.assign(Tensor::scalar(2.0f64)), "assign", DType::F32);
     assert_immutable(v.assign_add(Complex64::new(0.0, 1.0)), "assign_add", DType::F32);
     assert_eq!(v.read().item::<f32>().unwrap(), 2.5);
     assert!(!v.read().is_weak());
@@ -93,13 +93,13 @@ fn float32_variable() {
 fn float16_and_int8_variables() {
     let h = Variable::new(Tensor::scalar(f16::from_f32(1.0))).unwrap();
     h.assign(2.5).unwrap();
-    h.assign(&constant(2.5).unwrap()).unwrap(); // f32*
+    h.assign(constant(2.5).unwrap()).unwrap(); // f32*
     assert_eq!(h.read().item::<f32>().unwrap(), 2.5);
-    assert_immutable(h.assign(&Tensor::scalar(2.5f32)), "assign", DType::F16);
+    assert_immutable(h.assign(Tensor::scalar(2.5f32)), "assign", DType::F16);
 
     let b = Variable::new(Tensor::scalar(1i8)).unwrap();
-    b.assign(&constant(1).unwrap()).unwrap();
-    assert_immutable(b.assign(&Tensor::scalar(1u8)), "assign", DType::I8);
+    b.assign(constant(1).unwrap()).unwrap();
+    assert_immutable(b.assign(Tensor::scalar(1u8)), "assign", DType::I8);
     // values are not range-checked: 1 + 3 = 4, then + 300 (44 as int8) = 48
     b.assign_add(3).unwrap();
     b.assign_add(300).unwrap();
@@ -110,7 +110,7 @@ fn float16_and_int8_variables() {
 fn safe_error_comes_before_the_variable_check() {
     with_mode(PromotionMode::Safe, || {
         let f = f32_var();
-        let e = f.assign_add(&Tensor::scalar(3i32)).unwrap_err();
+        let e = f.assign_add(Tensor::scalar(3i32)).unwrap_err();
         assert!(matches!(e, Error::Promotion { mode: PromotionMode::Safe, .. }), "{e:?}");
         assert!(e.to_string().contains("between (float32, weak=False) and (int32, weak=False)"), "{e}");
         let v = i32_var();
@@ -118,7 +118,7 @@ fn safe_error_comes_before_the_variable_check() {
         assert!(matches!(e, Error::Promotion { .. }), "{e:?}");
         assert!(e.to_string().contains("between (int32, weak=False) and (float32, weak=True)"), "{e}");
         // a cell SAFE allows but that changes the dtype is still the Variable error
-        assert_immutable(v.assign(&Tensor::scalar(5i64)), "assign", DType::I32);
+        assert_immutable(v.assign(Tensor::scalar(5i64)), "assign", DType::I32);
         assert_eq!(i32_value(&v), 10);
         assert_eq!(f.read().item::<f32>().unwrap(), 1.0);
     });
@@ -127,7 +127,7 @@ fn safe_error_comes_before_the_variable_check() {
 #[test]
 fn shape_mismatch_is_an_error() {
     let v = Variable::new(vec![1i32, 2, 3]).unwrap();
-    assert!(matches!(v.assign(&Tensor::from_vec(vec![1i32, 2], &[2]).unwrap()), Err(Error::ShapeMismatch { .. })));
+    assert!(matches!(v.assign(Tensor::from_vec(vec![1i32, 2], &[2]).unwrap()), Err(Error::ShapeMismatch { .. })));
     // a scalar broadcasts
     v.assign_add(1).unwrap();
     assert_eq!(v.read().to_vec::<i32>().unwrap(), vec![2, 3, 4]);
