@@ -201,3 +201,23 @@ fn strict_mode_rule_over_all_400_pairs() {
     assert!(result_type_in(&[p("i8"), p("f32*")], PromotionMode::Strict).is_err());
     assert!(result_type_in(&[p("b"), p("i32*")], PromotionMode::Strict).is_err());
 }
+
+#[test]
+fn numpy_mode_three_operands_match_np_result_type_in_every_order() {
+    // scripts/golden/numpy_nary.py: np.result_type over all 560 multisets of 3 builtin dtypes
+    let data = golden("numpy_nary.json");
+    let cases = data["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 560);
+    let mut ok = 0;
+    for case in cases {
+        let xs: Vec<LatticeType> = case[0].as_array().unwrap().iter().map(|n| kind(n.as_str().unwrap())).collect();
+        let want = DType::parse(case[1].as_str().unwrap()).unwrap();
+        for perm in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let ys = perm.map(|i| xs[i]);
+            let r = result_type_in(&ys, PromotionMode::NumPy).unwrap();
+            assert_eq!(r, LatticeType::strong(want), "{ys:?}");
+        }
+        ok += 1;
+    }
+    println!("NumPy n-ary: {ok}/560 triples match np.result_type in all 6 orders");
+}
