@@ -132,6 +132,17 @@ fn huge_shapes() {
     expect_err("add of a huge broadcast", || ops::add(&big, 1.0));
     expect_err("negative of a huge broadcast", || ops::negative(&big));
     expect_err("to_bytes of a huge broadcast", || big.to_bytes());
+    // printing a huge view summarises it without materialising it
+    let start = std::time::Instant::now();
+    let shown = no_panic("display of a huge broadcast", || Ok(big.to_string())).unwrap();
+    assert!(start.elapsed() < std::time::Duration::from_secs(10), "{:?}", start.elapsed());
+    assert!(
+        shown.starts_with(
+            "<Tensor: shape=(1073741824, 1073741824), dtype=float64, numpy=[[1., 1., 1., ..., 1., 1., 1.],"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("\n ...,\n") && shown.len() < 1000, "{shown}");
     let over = Tensor::scalar(1u8).broadcast_to(&[usize::MAX, 2]);
     if let Ok(o) = over {
         expect_err("to_vec of an overflowing broadcast", || o.to_vec::<u8>());
