@@ -178,3 +178,16 @@ fn safe_and_strict_refusals_are_errors() {
     }
     expect_err("mode name", || PromotionMode::parse("sloppy"));
 }
+
+#[test]
+fn integer_ranges_near_the_int64_limits_count_exactly() {
+    let r = no_panic("arange near i64::MAX", || arange(i64::MAX - 2, i64::MAX, 1, None)).unwrap();
+    assert_eq!((r.dtype(), r.to_vec::<i64>().unwrap()), (DType::I64, vec![i64::MAX - 2, i64::MAX - 1]));
+    let r = arange(i64::MIN + 3, i64::MIN, -2, None).unwrap();
+    assert_eq!(r.to_vec::<i64>().unwrap(), vec![i64::MIN + 3, i64::MIN + 1]);
+    let r = arange(10, 0, -3, None).unwrap();
+    assert_eq!((r.dtype(), r.to_vec::<i32>().unwrap()), (DType::I32, vec![10, 7, 4, 1]));
+    assert_eq!(arange(5, 5, 1, None).unwrap().numel(), 0);
+    assert_eq!(arange(0, 5, -1, None).unwrap().numel(), 0);
+    expect_err("full int64 span", || arange(i64::MIN, i64::MAX, 1, None));
+}
