@@ -8,6 +8,7 @@ use common::{golden, kind};
 use lattensor::promote::{join, result_type_in, COVERING_EDGES};
 use lattensor::{DType, LatticeType, PromotionMode};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 const NODES: [LatticeType; 20] = LatticeType::ALL;
 
@@ -132,7 +133,13 @@ fn node() -> impl Strategy<Value = LatticeType> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    // Integration tests have no lib.rs for proptest's default persistence to find,
+    // so name the regressions file (relative to the crate, where cargo runs tests).
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("tests/promotion_laws.proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn nary_results_do_not_depend_on_order(
