@@ -287,7 +287,16 @@ pub fn arange(
             "arange: start {start}, limit {limit} and step {step} must be finite with a non-zero step"
         )));
     }
-    let n = ((l - s) / d).ceil().max(0.0);
+    let n = match (start, limit, step) {
+        // Integer ranges count exactly: in f64, i64::MAX - 2 and i64::MAX are
+        // the same number and the range would come out empty.
+        (Scalar::Int(s0), Scalar::Int(l0), Scalar::Int(d0)) => {
+            let (dist, d0) = (i128::from(l0) - i128::from(s0), i128::from(d0));
+            let count = if dist != 0 && (dist > 0) == (d0 > 0) { (dist.abs() + d0.abs() - 1) / d0.abs() } else { 0 };
+            count as f64
+        }
+        _ => ((l - s) / d).ceil().max(0.0),
+    };
     let max_elems = crate::storage::max_tensor_bytes() as f64 / dtype.size() as f64;
     if n > max_elems {
         return Err(Error::ResourceExhausted(format!(

@@ -293,16 +293,22 @@ pub fn array_str(t: &Tensor) -> String {
 }
 
 /// The tensor restricted to its first and last `EDGE_ITEMS` along every long axis.
+///
+/// Works axis by axis from the outside in, summarising each selected slice
+/// before it is copied, so only the printed elements are ever materialised
+/// (a broadcast view of 2^60 elements prints without allocating it).
 fn summarized_view(t: &Tensor) -> Tensor {
-    let mut cur = t.clone();
-    for axis in 0..t.rank() {
-        let d = cur.shape()[axis];
-        if d > 2 * EDGE_ITEMS {
-            let idx: Vec<usize> = (0..EDGE_ITEMS).chain(d - EDGE_ITEMS..d).collect();
-            cur = take_axis(&cur, axis, &idx);
-        }
+    summarize_from(t, 0)
+}
+
+fn summarize_from(t: &Tensor, axis: usize) -> Tensor {
+    if axis >= t.rank() || t.shape()[axis..].iter().all(|&d| d <= 2 * EDGE_ITEMS) {
+        return t.clone();
     }
-    cur
+    let d = t.shape()[axis];
+    let idx: Vec<usize> =
+        if d > 2 * EDGE_ITEMS { (0..EDGE_ITEMS).chain(d - EDGE_ITEMS..d).collect() } else { (0..d).collect() };
+    take_axis(t, axis, &idx)
 }
 
 fn take_axis(t: &Tensor, axis: usize, idx: &[usize]) -> Tensor {
@@ -312,7 +318,7 @@ fn take_axis(t: &Tensor, axis: usize, idx: &[usize]) -> Tensor {
         .filter_map(|&i| {
             let mut args = vec![SliceArg::FULL; axis];
             args.push(SliceArg::range(i as isize, i as isize + 1));
-            t.slice(&args).ok()
+            t.slice(&args).ok().map(|p| summarize_from(&p, axis + 1))
         })
         .collect();
     concat_axis(&parts, axis).unwrap_or_else(|| t.clone())

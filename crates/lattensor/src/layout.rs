@@ -121,18 +121,11 @@ fn slice_indices(start: Option<isize>, stop: Option<isize>, step: isize, len: us
     };
     let s = norm(start, if step > 0 { lo } else { hi });
     let e = norm(stop, if step > 0 { hi } else { lo });
-    let n = if step > 0 {
-        if e > s {
-            (e - s + step - 1) / step
-        } else {
-            0
-        }
-    } else if s > e {
-        (s - e + (-step) - 1) / (-step)
-    } else {
-        0
-    };
-    (s, n as usize)
+    // ceil(distance / |step|) without `distance + |step| - 1`, which overflows
+    // for steps near isize::MAX (and `-step` for isize::MIN).
+    let (dist, mag) = if step > 0 { (e - s, step.unsigned_abs()) } else { (s - e, step.unsigned_abs()) };
+    let n = if dist > 0 { (dist as usize).div_ceil(mag) } else { 0 };
+    (s, n)
 }
 
 impl Layout {
@@ -393,7 +386,9 @@ impl Layout {
                         offset += s * self.strides[axis];
                     }
                     shape.push(n);
-                    strides.push(self.strides[axis] * step);
+                    // With a step this large at most one element is selected, and
+                    // the stride of a length-≤1 axis is never used: avoid the overflow.
+                    strides.push(self.strides[axis].checked_mul(step).unwrap_or(self.strides[axis]));
                     axis += 1;
                 }
             }
