@@ -8,8 +8,8 @@
 
 use std::fmt::Write as _;
 
-use lattensor::promote::COVERING_EDGES;
 use lattensor::LatticeType;
+use lattensor::promote::COVERING_EDGES;
 
 use crate::escape::xml;
 

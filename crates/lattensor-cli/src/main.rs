@@ -8,8 +8,10 @@ mod escape;
 mod lattice_draw;
 mod promote_cmd;
 mod table;
+mod tensor_cmds;
 mod tour;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -88,6 +90,55 @@ enum Command {
         #[arg(long, default_value = "all", value_parser = parse_mode)]
         mode: PromotionMode,
     },
+    /// Evaluate an einsum over .npy files.
+    #[command(long_about = "Evaluate an Einstein summation over tensors read from .npy files.
+
+        --semantics picks the rules: tf (tf.einsum, the default), raw (TF's raw Einsum op: exactly one '->',         1 or 2 inputs, repeated output labels expand a diagonal) or numpy (numpy.einsum, with size-1         broadcasting of named labels). Mixed dtypes promote through the lattice. --path prints the contraction         plan like numpy.einsum_path.
+
+        Example: lattensor einsum 'ij,jk->ik' a.npy b.npy -o c.npy --path")]
+    Einsum {
+        /// The equation, e.g. `ij,jk->ik` or `...ij->...ji`.
+        equation: String,
+        /// Input .npy files, one per operand.
+        #[arg(required = true, value_name = "IN.npy")]
+        inputs: Vec<PathBuf>,
+        /// Output .npy file (prints the result when omitted).
+        #[arg(short, long, value_name = "OUT.npy")]
+        output: Option<PathBuf>,
+        /// Which front end's rules to apply.
+        #[arg(long, value_enum, default_value_t = Semantics::Tf)]
+        semantics: Semantics,
+        /// Print the contraction path, FLOP count and largest intermediate.
+        #[arg(long)]
+        path: bool,
+    },
+    /// Reinterpret the bytes of a .npy tensor as another dtype (TF's bitcast).
+    #[command(
+        long_about = "Reinterpret the bytes of a tensor as another dtype with TF's shape rules: same size         keeps the shape; a narrower dtype appends a dimension of size in/out; a wider one needs the last         dimension to equal out/in and removes it. bool is refused.
+
+        Example: lattensor bitcast x.npy uint8 -o bytes.npy"
+    )]
+    Bitcast {
+        /// Input .npy file.
+        #[arg(value_name = "IN.npy")]
+        input: PathBuf,
+        /// Target dtype, e.g. `uint8`, `f16`, `complex64`.
+        dtype: String,
+        /// Output .npy file (prints the result when omitted).
+        #[arg(short, long, value_name = "OUT.npy")]
+        output: Option<PathBuf>,
+    },
+}
+
+/// Which einsum front end the CLI uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Semantics {
+    /// TF's raw Einsum op.
+    Raw,
+    /// `tf.einsum`.
+    Tf,
+    /// `numpy.einsum`.
+    Numpy,
 }
 
 /// Formats of `lattensor table`.
@@ -130,6 +181,15 @@ fn main() -> ExitCode {
         Command::Lattice { format: LatticeFormat::Svg } => lattice_draw::svg(),
         Command::Promote { operands, mode } => return promote_cmd::run(&operands, mode),
         Command::Tour { mode } => tour::render(mode),
+        Command::Einsum { equation, inputs, output, semantics, path } => {
+            let front = match semantics {
+                Semantics::Raw => lattensor::einsum::Front::Raw,
+                Semantics::Tf => lattensor::einsum::Front::Tf,
+                Semantics::Numpy => lattensor::einsum::Front::NumPy,
+            };
+            return tensor_cmds::einsum(&equation, &inputs, output.as_deref(), front, path);
+        }
+        Command::Bitcast { input, dtype, output } => return tensor_cmds::bitcast(&input, &dtype, output.as_deref()),
     };
     print_out(&text)
 }

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use lattensor::promote::result_type_in;
 use lattensor::{Error, LatticeType, PromotionMode};
 
-use crate::escape::{json_str, xml};
 use crate::TableFormat;
+use crate::escape::{json_str, xml};
 
 /// One cell: the promoted type, or the refusal and what ALL mode would give.
 pub enum Cell {

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use lattensor::promote::with_mode;
-use lattensor::{constant, constant_as, ops, DType, PromotionMode, Result, Scalar, Tensor, Value, Variable};
+use lattensor::{DType, PromotionMode, Result, Scalar, Tensor, Value, Variable, constant, constant_as, ops};
 
 /// One example of the tour.
 struct Example {
@@ -98,9 +98,9 @@ fn examples() -> Vec<Example> {
             title: "unary ops keep weakness",
             setup: &[],
             tf: "tf.math.abs([100.0, 4.0])",
-            rust: "constant([100.0, 4.0])?  // lattensor has no abs yet: the weak input is shown",
-            run: || show(constant([100.0, 4.0])),
-            note: Some("(lattensor has no `abs` yet; TF's result is this same weak float32 tensor)"),
+            rust: "ops::abs(&constant([100.0, 4.0])?)?",
+            run: || show(ops::abs(&constant([100.0, 4.0])?)),
+            note: None,
         },
         Example {
             title: "NumPy arrays are strong: int8 ⊔ i32* = int8, then int8 ⊔ float16 = float16",

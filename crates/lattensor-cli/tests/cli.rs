@@ -274,7 +274,67 @@ fn tour_shows_arrays_variables_and_notes() {
         Some("<Variable shape=() dtype=int32, numpy=15>")
     );
     assert!(tour.contains("&constant_as(10, DType::I32)? + &constant_as(5.0, DType::F32)?"));
-    assert!(tour.contains("no `abs` yet"));
+    assert_eq!(
+        tour_result(&tour, "tf.math.abs([100.0, 4.0])"),
+        Some("<Tensor: shape=(2,), dtype=float32, numpy=[100.,   4.], weak=True>")
+    );
     let safe = stdout(&["tour", "--mode", "safe"]);
     assert_eq!(safe.matches("=> error:").count(), 3, "{safe}");
+}
+
+/// A fresh scratch directory under the target dir (no temp-file crate needed).
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn einsum_command_reads_npy_writes_npy_and_prints_the_path() {
+    use lattensor::{Tensor, npy};
+    let dir = scratch("einsum_cmd");
+    let a = Tensor::from_vec(vec![1i32, 2, 3, 4], &[2, 2]).unwrap();
+    let b = Tensor::from_vec(vec![0.5f32, 1.0, 1.5, 2.0], &[2, 2]).unwrap();
+    let (pa, pb, pc) = (dir.join("a.npy"), dir.join("b.npy"), dir.join("c.npy"));
+    npy::write_npy(&pa, &a).unwrap();
+    npy::write_npy(&pb, &b).unwrap();
+    let text = stdout(&[
+        "einsum",
+        "ij,jk->ik",
+        pa.to_str().unwrap(),
+        pb.to_str().unwrap(),
+        "-o",
+        pc.to_str().unwrap(),
+        "--path",
+    ]);
+    assert!(text.contains("Optimized FLOP count"), "{text}");
+    let c = npy::read_npy(&pc).unwrap();
+    // int32 ⊔ float32 = float32 through the lattice
+    assert_eq!(c.dtype(), lattensor::DType::F32);
+    assert_eq!(c.to_vec::<f32>().unwrap(), vec![3.5, 5.0, 7.5, 11.0]);
+    // raw semantics: diagonal expansion, printed when no -o is given
+    let text = stdout(&["einsum", "ij->iij", pa.to_str().unwrap(), "--semantics", "raw"]);
+    assert!(text.contains("shape=(2, 2, 2)"), "{text}");
+    // a malformed equation is exit 1 with the library's message
+    let out = run(&["einsum", "ij,jk->ikq", pa.to_str().unwrap(), pb.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ij,jk->ikq"));
+}
+
+#[test]
+fn bitcast_command_follows_tf_shape_rules() {
+    use lattensor::{Tensor, npy};
+    let dir = scratch("bitcast_cmd");
+    let x = Tensor::from_vec(vec![1.0f32, -0.0], &[2]).unwrap();
+    let (px, py) = (dir.join("x.npy"), dir.join("y.npy"));
+    npy::write_npy(&px, &x).unwrap();
+    stdout(&["bitcast", px.to_str().unwrap(), "uint8", "-o", py.to_str().unwrap()]);
+    let y = npy::read_npy(&py).unwrap();
+    assert_eq!(y.shape(), &[2, 4]);
+    assert_eq!(y.to_vec::<u8>().unwrap(), vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x80]);
+    let out = run(&["bitcast", px.to_str().unwrap(), "bool"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = run(&["bitcast", px.to_str().unwrap(), "float8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("float8"));
 }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use lattensor::{einsum, DType, Tensor};
+use lattensor::{DType, Tensor, einsum};
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();

@@ -5,7 +5,7 @@ use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::promote::{self, LatticeType};
 use crate::scalar::Scalar;
-use crate::{with_dtype, DType, Tensor};
+use crate::{DType, Tensor, with_dtype};
 
 /// Anything [`constant`] accepts: a tensor, a literal, or a (nested) list of literals.
 #[derive(Clone, Debug)]

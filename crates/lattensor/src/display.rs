@@ -55,11 +55,7 @@ fn scalar_repr(t: &Tensor) -> String {
 }
 
 fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
+    if b { "True" } else { "False" }
 }
 
 /// Shortest digits and decimal exponent of a finite non-zero `f64`-held value
@@ -134,11 +130,7 @@ fn positional(digits: &str, exp: i32, zero_frac: bool) -> String {
     } else {
         ("0".to_string(), format!("{}{digits}", "0".repeat((-exp - 1) as usize)))
     };
-    if frac.is_empty() && zero_frac {
-        format!("{int}.0")
-    } else {
-        format!("{int}.{frac}")
-    }
+    if frac.is_empty() && zero_frac { format!("{int}.0") } else { format!("{int}.{frac}") }
 }
 
 /// NumPy's float formatting for a set of values of one dtype.

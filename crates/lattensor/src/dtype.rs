@@ -342,7 +342,7 @@ impl DType {
                 return Err(Error::InvalidArgument(format!(
                     "unknown dtype name {name:?}; expected one of {} (or a short name such as f32, bf16, c128)",
                     DType::ALL.map(|d| d.name()).join(", ")
-                )))
+                )));
             }
         };
         Ok(d)

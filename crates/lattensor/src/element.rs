@@ -87,11 +87,7 @@ fn i64_to_f64_odd(x: i64) -> f64 {
     // compare r with x exactly in i128
     let back = r as i128;
     let xi = x as i128;
-    if back == xi {
-        r
-    } else {
-        odd_toward(r, (xi - back).signum())
-    }
+    if back == xi { r } else { odd_toward(r, (xi - back).signum()) }
 }
 
 /// f64 → f32 rounding to odd (see [`i64_to_f64_odd`]); then f32 → bf16/f16
@@ -136,11 +132,7 @@ fn u64_to_f64_odd(x: u64) -> f64 {
     }
     let back = r as u128 as i128; // r ≤ 2^64 fits in i128
     let xi = x as i128;
-    if back == xi {
-        r
-    } else {
-        odd_toward(r, (xi - back).signum())
-    }
+    if back == xi { r } else { odd_toward(r, (xi - back).signum()) }
 }
 
 /// The neighbour of `r` toward the exact value (direction `dir`), or `r`

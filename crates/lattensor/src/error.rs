@@ -5,8 +5,8 @@
 //! [`Error::category`] maps a variant to TensorFlow's exception family so the
 //! Python package can raise `InvalidArgumentError`, `TypeError`, … .
 
-use crate::promote::{LatticeType, PromotionMode};
 use crate::DType;
+use crate::promote::{LatticeType, PromotionMode};
 
 /// Result alias used throughout the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -42,7 +42,9 @@ pub enum Error {
     },
 
     /// An op does not support a dtype (TF: "Value for attr 'T' of … is not in the list of allowed values").
-    #[error("{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input first, e.g. `x.cast(DType::F32)`")]
+    #[error(
+        "{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input first, e.g. `x.cast(DType::F32)`"
+    )]
     UnsupportedDType {
         /// The op.
         op: String,
@@ -97,11 +99,7 @@ pub enum Error {
 }
 
 fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
+    if b { "True" } else { "False" }
 }
 
 fn relax_hint(mode: PromotionMode) -> &'static str {

@@ -226,7 +226,7 @@ impl Layout {
         }
         // Split/merge runs of old axes that are contiguous among themselves.
         let old: Vec<(usize, isize)> =
-            self.shape.iter().zip(&self.strides).filter(|(&d, _)| d != 1).map(|(&d, &s)| (d, s)).collect();
+            self.shape.iter().zip(&self.strides).filter(|&(&d, _)| d != 1).map(|(&d, &s)| (d, s)).collect();
         let mut strides = vec![0isize; shape.len()];
         let (mut oi, mut ni) = (0usize, 0usize);
         while ni < shape.len() {

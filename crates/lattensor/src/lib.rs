@@ -55,15 +55,15 @@ mod variable;
 
 pub use bitcast::bitcast;
 pub use creation::{
-    arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like, Value,
+    Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,
 };
 pub use dtype::{DType, FInfo, IInfo, Kind};
 pub use element::Element;
 pub use error::{Category, Error, Result};
-pub use layout::{broadcast_shapes, Layout, SliceArg};
+pub use layout::{Layout, SliceArg, broadcast_shapes};
 pub use promote::{LatticeType, PromotionMode};
 pub use scalar::{Operand, Scalar};
-pub use storage::{max_tensor_bytes, set_max_tensor_bytes, DEFAULT_MAX_TENSOR_BYTES};
+pub use storage::{DEFAULT_MAX_TENSOR_BYTES, max_tensor_bytes, set_max_tensor_bytes};
 pub use tensor::Tensor;
 pub use variable::Variable;
 

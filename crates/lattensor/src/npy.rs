@@ -314,7 +314,7 @@ fn parse_prefix(bytes: &[u8]) -> Result<(usize, usize)> {
             (12, bytes.get(8..12).and_then(|b| usize::try_from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()))
         }
         (major, minor) => {
-            return Err(bad(format!("unsupported format version {major}.{minor}; expected 1.0, 2.0 or 3.0")))
+            return Err(bad(format!("unsupported format version {major}.{minor}; expected 1.0, 2.0 or 3.0")));
         }
     };
     let len = len.ok_or_else(|| bad("truncated header"))?;

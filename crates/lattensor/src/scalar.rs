@@ -60,7 +60,7 @@ impl Scalar {
             Scalar::UInt(v) => {
                 return Err(Error::OutOfRange(format!(
                     "integer literal {v} is too large for a weak int64; make it a strong uint64 tensor, e.g. Tensor::scalar({v}u64)"
-                )))
+                )));
             }
             Scalar::Float(_) => weak(DType::F32),
             Scalar::Complex(_) => weak(DType::C128),

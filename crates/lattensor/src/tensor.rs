@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::layout::{checked_numel, Layout, SliceArg};
+use crate::layout::{Layout, SliceArg, checked_numel};
 use crate::promote::LatticeType;
 use crate::storage::Storage;
-use crate::{with_dtype, DType};
+use crate::{DType, with_dtype};
 
 /// An n-dimensional array with a runtime dtype.
 ///
@@ -354,7 +354,7 @@ impl Tensor {
 
 /// Resolves a shape with at most one `-1` against `numel` elements.
 fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usize>> {
-    let unknown: Vec<usize> = shape.iter().enumerate().filter(|(_, &d)| d == -1).map(|(i, _)| i).collect();
+    let unknown: Vec<usize> = shape.iter().enumerate().filter(|&(_, &d)| d == -1).map(|(i, _)| i).collect();
     if unknown.len() > 1 || shape.iter().any(|&d| d < -1) {
         return Err(Error::InvalidArgument(format!(
             "reshape: {shape:?} is not a valid shape; dimensions must be ≥ 0 with at most one -1"

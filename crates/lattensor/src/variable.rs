@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::creation::Value;
 use crate::error::{Error, Result};
 use crate::promote::{self, LatticeType};
-use crate::{ops, DType, Tensor};
+use crate::{DType, Tensor, ops};
 
 /// A mutable tensor whose dtype never changes, like `tf.Variable`.
 ///

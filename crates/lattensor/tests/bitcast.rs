@@ -1,7 +1,7 @@
 //! `bitcast`: the cases of spec.md §1 and §3.3 (TF's bitcast_op_test, docs and observed edges).
 
 use half::{bf16, f16};
-use lattensor::{bitcast, Category, DType, SliceArg, Tensor};
+use lattensor::{Category, DType, SliceArg, Tensor, bitcast};
 use num_complex::{Complex32, Complex64};
 use proptest::prelude::*;
 

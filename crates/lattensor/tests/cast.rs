@@ -44,11 +44,7 @@ fn same(a: V, b: V) -> bool {
 
 fn int_range(d: DType) -> (i128, i128) {
     let bits = 8 * d.size() as u32;
-    if d.kind() == Kind::UInt {
-        (0, (1i128 << bits) - 1)
-    } else {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    }
+    if d.kind() == Kind::UInt { (0, (1i128 << bits) - 1) } else { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) }
 }
 
 /// (significand bits incl. implicit, smallest normal exponent, largest finite)
@@ -96,31 +92,19 @@ fn round_int(n: i128, d: DType) -> f64 {
         q as f64 * 2f64.powi(shift as i32)
     };
     let r = if r > max { f64::INFINITY } else { r };
-    if n < 0 {
-        -r
-    } else {
-        r
-    }
+    if n < 0 { -r } else { r }
 }
 
 fn wrap(n: i128, d: DType) -> i128 {
     let bits = 8 * d.size() as u32;
     let m = n.rem_euclid(1i128 << bits);
-    if d.kind() == Kind::Int && m >= 1i128 << (bits - 1) {
-        m - (1i128 << bits)
-    } else {
-        m
-    }
+    if d.kind() == Kind::Int && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
 }
 
 /// float → integer: truncate toward zero, saturate, NaN → 0 (element.rs).
 fn saturate(x: f64, d: DType) -> i128 {
     let (lo, hi) = int_range(d);
-    if x.is_nan() {
-        0
-    } else {
-        (x.trunc() as i128).clamp(lo, hi)
-    }
+    if x.is_nan() { 0 } else { (x.trunc() as i128).clamp(lo, hi) }
 }
 
 /// The reference cast.

@@ -3,8 +3,8 @@
 //! and the planner against opt_einsum's optimal FLOP counts.
 
 use lattensor::einsum::{
-    einsum, einsum_path, einsum_raw, einsum_with, numpy_einsum, numpy_einsum_path, Front, PathOptions,
-    Strategy as PathStrategy,
+    Front, PathOptions, Strategy as PathStrategy, einsum, einsum_path, einsum_raw, einsum_with, numpy_einsum,
+    numpy_einsum_path,
 };
 use lattensor::{Category, DType, Tensor};
 use proptest::prelude::*;

@@ -1,8 +1,8 @@
 //! Bad inputs return errors, never panic.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use lattensor::{arange, constant, ops, Category, DType, Error, LatticeType, Scalar, SliceArg, Tensor};
+use lattensor::{Category, DType, Error, LatticeType, Scalar, SliceArg, Tensor, arange, constant, ops};
 
 /// Runs `f`, failing the test if it panics; returns its result.
 fn no_panic<T>(what: &str, f: impl FnOnce() -> lattensor::Result<T>) -> lattensor::Result<T> {
@@ -168,8 +168,8 @@ fn literals_out_of_range() {
 
 #[test]
 fn safe_and_strict_refusals_are_errors() {
-    use lattensor::promote::with_mode;
     use lattensor::PromotionMode;
+    use lattensor::promote::with_mode;
     let a = Tensor::scalar(1u64);
     let b = Tensor::scalar(1i8);
     for mode in [PromotionMode::Safe, PromotionMode::Strict] {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{golden, kind};
-use lattensor::promote::{join, result_type_in, COVERING_EDGES};
+use lattensor::promote::{COVERING_EDGES, join, result_type_in};
 use lattensor::{DType, LatticeType, PromotionMode};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;

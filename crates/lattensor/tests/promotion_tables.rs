@@ -49,11 +49,7 @@ fn check_tf_table(file: &str, mode: PromotionMode) -> (usize, Vec<String>) {
 }
 
 fn py_bool(b: bool) -> &'static str {
-    if b {
-        "True"
-    } else {
-        "False"
-    }
+    if b { "True" } else { "False" }
 }
 
 /// A SAFE refusal must be `Error::Promotion`, name both operands with dtype

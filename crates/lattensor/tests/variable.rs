@@ -3,8 +3,8 @@
 //! and atomic updates under contention.
 
 use half::f16;
-use lattensor::promote::{with_mode, PromotionMode};
-use lattensor::{constant, DType, Error, Tensor, Variable};
+use lattensor::promote::{PromotionMode, with_mode};
+use lattensor::{DType, Error, Tensor, Variable, constant};
 use num_complex::Complex64;
 
 fn i32_var() -> Variable {

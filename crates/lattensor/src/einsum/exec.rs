@@ -132,7 +132,7 @@ macro_rules! with_compute {
                 $body
             }
             d @ (__D::BF16 | __D::F16) => {
-                return Err(Error::Unimplemented(format!("einsum: internal error: {d} is not a compute type")))
+                return Err(Error::Unimplemented(format!("einsum: internal error: {d} is not a compute type")));
             }
         }
     }};

@@ -8,9 +8,9 @@
 //! current mode (`All` by default: int32 × float32 → float32, where NumPy gives
 //! float64), and bf16 is supported.
 
-use super::{einsum_front, Front, PathOptions, Plan};
-use crate::error::Result;
+use super::{Front, PathOptions, Plan, einsum_front};
 use crate::Tensor;
+use crate::error::Result;
 
 /// `numpy.einsum(subscripts, *operands, optimize=True)`; re-exported as
 /// [`lattensor::einsum::numpy_einsum`](super::numpy_einsum).

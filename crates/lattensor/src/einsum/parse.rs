@@ -50,11 +50,7 @@ pub(crate) fn bad(eq: &str, msg: impl std::fmt::Display) -> Error {
 
 /// How a label is shown in messages.
 pub(crate) fn show(c: char) -> String {
-    if c.is_ascii_graphic() || c == ' ' {
-        c.to_string()
-    } else {
-        format!("\\x{:02x}", c as u32)
-    }
+    if c.is_ascii_graphic() || c == ' ' { c.to_string() } else { format!("\\x{:02x}", c as u32) }
 }
 
 fn term_str(t: &[Sub]) -> String {

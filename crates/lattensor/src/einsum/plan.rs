@@ -293,11 +293,7 @@ fn optimal(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Ve
     }
     // result labels of the subset: what the rest (or the output) still needs
     let res = |s: usize| -> Bits {
-        if s.count_ones() == 1 {
-            sets[s.trailing_zeros() as usize]
-        } else {
-            union[s].and(out.or(union[full & !s]))
-        }
+        if s.count_ones() == 1 { sets[s.trailing_zeros() as usize] } else { union[s].and(out.or(union[full & !s])) }
     };
     let mut cost = vec![u128::MAX; 1 << n];
     let mut split = vec![0usize; 1 << n];

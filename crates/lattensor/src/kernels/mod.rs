@@ -11,9 +11,9 @@ pub(crate) mod walk;
 
 use rayon::prelude::*;
 
-use crate::element::{convert_slice, Element};
+use crate::element::{Element, convert_slice};
 use crate::scalar::{Operand, Scalar};
-use crate::{with_dtype, Tensor};
+use crate::{Tensor, with_dtype};
 use walk::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
@@ -86,10 +86,17 @@ pub(crate) fn copy_into<D: Element>(src: &Tensor, dst: &mut [D]) {
 /// Runs `body(start, chunk)` over `out`, in parallel for large outputs.
 fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
     if out.len() >= PAR_MIN {
-        out.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(i, c)| body(i * PAR_CHUNK, c));
+        par_chunks(out, &body);
     } else if !out.is_empty() {
         body(0, out);
     }
+}
+
+/// The parallel split, behind `dyn` so rayon's machinery is instantiated once
+/// per element type instead of once per op (a chunk is 32K elements, so the
+/// indirect call costs nothing measurable, and compile times stay sane).
+fn par_chunks<T: Send>(out: &mut [T], body: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    out.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(i, c)| body(i * PAR_CHUNK, c));
 }
 
 /// One input of an element-wise kernel, already broadcast to the output shape.

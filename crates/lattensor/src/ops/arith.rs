@@ -7,7 +7,7 @@ use crate::kernels::{self, Input};
 use crate::layout::broadcast_shapes;
 use crate::promote::{self, LatticeType};
 use crate::scalar::Operand;
-use crate::{with_inexact_dtype, with_numeric_dtype, DType, Tensor};
+use crate::{DType, Tensor, with_inexact_dtype, with_numeric_dtype};
 
 /// The operands of a promoting binary op, broadcast and typed.
 pub(crate) struct Prepared<'a> {
@@ -57,9 +57,24 @@ macro_rules! ring_op {
     };
 }
 
-ring_op!(add, "add", add, "Element-wise `a + b`.\n\n```\nuse lattensor::{constant, ops, DType, Tensor};\nlet a = Tensor::from_vec(vec![10i32], &[]).unwrap();\nlet b = Tensor::from_vec(vec![5.0f32], &[]).unwrap();\nlet c = ops::add(&a, &b).unwrap();\nassert_eq!((c.dtype(), c.is_weak()), (DType::F32, false));\nassert_eq!(c.item::<f32>().unwrap(), 15.0);\n// a literal adapts: int8 + 1 stays int8\nlet d = ops::add(&Tensor::scalar(1i8), 1).unwrap();\nassert_eq!(d.dtype(), DType::I8);\n```");
-ring_op!(subtract, "subtract", sub, "Element-wise `a - b`.\n\n```\nuse lattensor::{ops, DType, Tensor};\nlet c = ops::subtract(&Tensor::scalar(5i16), &Tensor::scalar(1.0f32)).unwrap();\nassert_eq!(c.dtype(), DType::F32);\nassert_eq!(c.item::<f32>().unwrap(), 4.0);\n```");
-ring_op!(multiply, "multiply", mul, "Element-wise `a * b`.\n\n```\nuse lattensor::{ops, DType, Tensor};\nlet c = ops::multiply(&Tensor::from_vec(vec![1u8, 2, 3], &[3]).unwrap(), 2).unwrap();\nassert_eq!(c.dtype(), DType::U8);\nassert_eq!(c.to_vec::<u8>().unwrap(), vec![2, 4, 6]);\n```");
+ring_op!(
+    add,
+    "add",
+    add,
+    "Element-wise `a + b`.\n\n```\nuse lattensor::{constant, ops, DType, Tensor};\nlet a = Tensor::from_vec(vec![10i32], &[]).unwrap();\nlet b = Tensor::from_vec(vec![5.0f32], &[]).unwrap();\nlet c = ops::add(&a, &b).unwrap();\nassert_eq!((c.dtype(), c.is_weak()), (DType::F32, false));\nassert_eq!(c.item::<f32>().unwrap(), 15.0);\n// a literal adapts: int8 + 1 stays int8\nlet d = ops::add(&Tensor::scalar(1i8), 1).unwrap();\nassert_eq!(d.dtype(), DType::I8);\n```"
+);
+ring_op!(
+    subtract,
+    "subtract",
+    sub,
+    "Element-wise `a - b`.\n\n```\nuse lattensor::{ops, DType, Tensor};\nlet c = ops::subtract(&Tensor::scalar(5i16), &Tensor::scalar(1.0f32)).unwrap();\nassert_eq!(c.dtype(), DType::F32);\nassert_eq!(c.item::<f32>().unwrap(), 4.0);\n```"
+);
+ring_op!(
+    multiply,
+    "multiply",
+    mul,
+    "Element-wise `a * b`.\n\n```\nuse lattensor::{ops, DType, Tensor};\nlet c = ops::multiply(&Tensor::from_vec(vec![1u8, 2, 3], &[3]).unwrap(), 2).unwrap();\nassert_eq!(c.dtype(), DType::U8);\nassert_eq!(c.to_vec::<u8>().unwrap(), vec![2, 4, 6]);\n```"
+);
 
 /// TF's true-division rule for integer results: 8- and 16-bit integers
 /// divide in float32, 32- and 64-bit integers in float64; weakness is kept.
@@ -70,7 +85,7 @@ pub fn truediv_type(t: LatticeType) -> Result<LatticeType> {
                 op: "truediv".into(),
                 dtype: DType::Bool,
                 supported: "every numeric dtype; cast bool operands first".into(),
-            })
+            });
         }
         DType::I8 | DType::I16 | DType::U8 | DType::U16 => DType::F32,
         DType::I32 | DType::I64 | DType::U32 | DType::U64 => DType::F64,

@@ -13,7 +13,7 @@ use half::{bf16, f16};
 use num_complex::Complex;
 use num_traits::Float;
 
-use super::arith::{prepare, truediv_type, Prepared};
+use super::arith::{Prepared, prepare, truediv_type};
 use super::unary::unsupported;
 use crate::element::Element;
 use crate::error::{Error, Result};
@@ -56,6 +56,9 @@ macro_rules! int_impl {
         #[inline(always)] fn trunc_mod(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_rem(b) } }
         #[inline(always)]
         fn wrapping_pow(self, e: Self) -> Self {
+            if e.is_neg() {
+                return 0; // flagged by the caller; also ends the loop below, which needs e ≥ 0
+            }
             let (mut base, mut e, mut acc) = (self, e, 1 as $t);
             while e != 0 {
                 if e & 1 == 1 { acc = acc.wrapping_mul(base); }
@@ -289,18 +292,10 @@ pub fn divide_no_nan<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -
             a
         }
         fn float<T: Float>(a: T, b: T) -> T {
-            if b == T::zero() {
-                T::zero()
-            } else {
-                a / b
-            }
+            if b == T::zero() { T::zero() } else { a / b }
         }
         fn complex<T: Float>(a: Complex<T>, b: Complex<T>) -> Complex<T> {
-            if b.re == T::zero() && b.im == T::zero() {
-                Complex::new(T::zero(), T::zero())
-            } else {
-                a / b
-            }
+            if b.re == T::zero() && b.im == T::zero() { Complex::new(T::zero(), T::zero()) } else { a / b }
         }
     }
     let p = prepare("divide_no_nan", &a.into(), &b.into())?;
@@ -557,6 +552,7 @@ mod tests {
         assert_eq!((r.dtype(), r.is_weak()), (DType::F64, true));
         assert_eq!(pow(&v(&[0i32]), 0).unwrap().to_vec::<i32>().unwrap(), vec![1]);
         assert_eq!(pow(&v(&[3u8]), 6).unwrap().to_vec::<u8>().unwrap(), vec![217]); // 729 mod 256
+        assert!(pow(&v(&[2i64, 3]), &v(&[1i64, -3])).is_err()); // terminates, and refuses
         let h = pow(&v(&[f16::from_f32(2.0)]), 0.5).unwrap();
         assert_eq!(h.dtype(), DType::F16);
     }
@@ -578,11 +574,13 @@ mod tests {
         let e = equal(&v(&[num_complex::Complex64::new(1.0, 1.0)]), &v(&[num_complex::Complex64::new(1.0, 1.0)]));
         assert_eq!(e.unwrap().to_vec::<bool>().unwrap(), vec![true]);
         assert!(less(&v(&[num_complex::Complex32::new(1.0, 0.0)]), 1.0).is_err());
-        assert!(crate::promote::with_mode(crate::PromotionMode::Safe, || less(
-            &Tensor::scalar(1i32),
-            &Tensor::scalar(1.0f32)
-        ))
-        .is_err());
+        assert!(
+            crate::promote::with_mode(crate::PromotionMode::Safe, || less(
+                &Tensor::scalar(1i32),
+                &Tensor::scalar(1.0f32)
+            ))
+            .is_err()
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 mod arith;
 mod binary;
+pub mod linalg;
 pub mod nn;
 pub mod num;
 mod reduce;
@@ -32,19 +33,19 @@ pub use binary::{
     truncatemod,
 };
 pub use reduce::{
-    reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
-    reduce_variance, Axes,
+    Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
+    reduce_sum, reduce_variance,
 };
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,
-    is_finite, is_inf, is_nan, log, log1p, log_sigmoid, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,
+    is_finite, is_inf, is_nan, log, log_sigmoid, log1p, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,
     rsqrt, sigmoid, sign, sin, sinh, softplus, sqrt, square, tan, tanh,
 };
 
+use crate::Tensor;
 use crate::error::Result;
 use crate::scalar::Operand;
 use crate::scalar::Scalar;
-use crate::Tensor;
 use num_complex::Complex64;
 
 /// Same as [`divide`] (TF's name).

@@ -9,7 +9,7 @@ use num_traits::Float;
 
 use super::unary::unsupported;
 use crate::error::{Error, Result};
-use crate::{kernels, DType, Tensor};
+use crate::{DType, Tensor, kernels};
 
 fn real_map(
     op: &str,

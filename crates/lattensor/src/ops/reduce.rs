@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 use crate::kernels::for_each_block;
 use crate::kernels::walk::Walk;
 use crate::layout::normalize_axis;
-use crate::{with_dtype, DType, Tensor};
+use crate::{DType, Tensor, with_dtype};
 
 /// Which axes a reduction runs over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -448,11 +448,7 @@ fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool) -> Res
                 }
             });
             let v = finish(s) / n;
-            if sqrt {
-                v.sqrt()
-            } else {
-                v
-            }
+            if sqrt { v.sqrt() } else { v }
         })
         .collect();
     emit(&p, &var, x.dtype().real_dtype(), x.is_weak())

@@ -8,8 +8,8 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
 use crate::DType;
+use crate::error::{Error, Result};
 
 /// A node of the promotion lattice: a dtype and whether it is weak.
 ///

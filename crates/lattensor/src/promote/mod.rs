@@ -30,11 +30,11 @@ mod numpy;
 use std::cell::Cell;
 use std::fmt;
 
-pub use lattice::{join, path, LatticeType, COVERING_EDGES, NODES, WEAK_DTYPES};
+pub use lattice::{COVERING_EDGES, LatticeType, NODES, WEAK_DTYPES, join, path};
 
+use crate::DType;
 use crate::dtype::Kind;
 use crate::error::{Error, Result};
-use crate::DType;
 
 /// How implicit promotion behaves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

@@ -19,9 +19,9 @@
 //! `bf16 + python float → bf16` as for every other float (ml_dtypes gives
 //! float64 from `np.result_type` and float32 from `np.add`).
 
-use super::{converts_losslessly, LatticeType};
-use crate::dtype::Kind;
+use super::{LatticeType, converts_losslessly};
 use crate::DType;
+use crate::dtype::Kind;
 
 /// NumPy's `promote_types` on two strong dtypes (with bfloat16 as above).
 pub(crate) fn promote_types(a: DType, b: DType) -> DType {
@@ -104,11 +104,7 @@ fn unreachable_pair(_lo: DType, hi: DType) -> DType {
 }
 
 fn complex_of(d: DType) -> DType {
-    if d.value_bits() <= 24 {
-        DType::C64
-    } else {
-        DType::C128
-    }
+    if d.value_bits() <= 24 { DType::C64 } else { DType::C128 }
 }
 
 /// The kind a weak value stands for in NEP 50 (a Python int, float or complex).
