@@ -22,6 +22,7 @@ mod arith;
 mod binary;
 pub mod num;
 mod reduce;
+pub mod special;
 mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
@@ -34,6 +35,7 @@ pub use reduce::{
     reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
     reduce_variance, Axes,
 };
+pub use special::{digamma, erf, erfc, erfcinv, erfinv, lgamma, ndtri};
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,
     is_finite, is_inf, is_nan, log, log1p, log_sigmoid, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,
