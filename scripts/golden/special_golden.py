@@ -3,7 +3,7 @@
 
 For every function: test points (a dense sweep plus edges: 0, ±tiny, near
 poles/roots, huge arguments, nan/±inf), the mpmath reference at >= 50 digits
-as an f64 pair (hi, lo) with hi + lo ≈ exact, and SciPy's and TF's float64
+as an f64 pair (hi, lo) of shortest round-trip decimal strings with hi + lo ≈ exact, and SciPy's and TF's float64
 values on the same points. Writes crates/lattensor/tests/data/special_golden.json.
 Run with /work/venv/oracle/bin/python (tensorflow-cpu, scipy, mpmath).
 """
@@ -54,6 +54,10 @@ def ref_erfcinv(q):
     if q == 1:
         return mpf(0)
     g = float(sc.erfcinv(float(q)))
+    if not math.isfinite(g) or q < 1e-250:
+        g = math.sqrt(-math.log(float(q)))
+    if q < mpf("0.5"):
+        return mp.findroot(lambda t: mp.log(mp.erfc(t)) - mp.log(q), mpf(g), tol=mpf(10) ** -45)
     return mp.findroot(lambda t: mp.erfc(t) - q, mpf(g), tol=mpf(10) ** -45)
 
 
@@ -186,7 +190,7 @@ def enc(v):
         return "nan"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    return v
+    return repr(v)  # a string: JSON readers need not round decimal floats correctly
 
 
 def ref_pair(name, x):
@@ -204,7 +208,7 @@ def ref_pair(name, x):
         v = mpf(v)
         hi = float(v)
         lo = float(v - mpf(hi)) if math.isfinite(hi) else 0.0
-        return [enc(hi), lo]
+        return [enc(hi), enc(lo)]
 
 
 def main():

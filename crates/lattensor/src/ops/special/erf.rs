@@ -1,6 +1,5 @@
 //! Error function family: `erf`, `erfc`, `erfinv`, `erfcinv`, `ndtri`.
 
-
 const FRAC_2_SQRT_PI: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 /// √π / 2.
 const SQRT_PI_2: f64 = 0.886_226_925_452_758;
@@ -12,7 +11,31 @@ pub fn erf(x: f64) -> f64 {
 
 /// The complementary error function `1 - erf(x)`, accurate in the deep right tail.
 pub fn erfc(x: f64) -> f64 {
-    libm::erfc(x)
+    if x < 6.0 || x == f64::INFINITY {
+        return libm::erfc(x);
+    }
+    if x > 27.3 {
+        return 0.0;
+    }
+    // e^{-x²}/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))), modified Lentz
+    let tiny = 1e-300;
+    let mut f = x;
+    let mut c = x;
+    let mut d = 0.0;
+    for n in 1..200 {
+        let a = 0.5 * f64::from(n);
+        d = x + a * d;
+        d = if d == 0.0 { 1.0 / tiny } else { 1.0 / d };
+        c = x + a / c;
+        let del = c * d;
+        f *= del;
+        if (del - 1.0).abs() < 1e-17 {
+            break;
+        }
+    }
+    let (h, l) = super::dd::two_prod(x, x);
+    let e = (-0.5 * h).exp(); // h/2 exact; two factors keep the intermediate normal
+    e * (e * ((1.0 - l) / (f * std::f64::consts::PI.sqrt())))
 }
 
 /// Inverse of `erf` on `[-1, 1]`: `±1 → ±inf`, outside → NaN.

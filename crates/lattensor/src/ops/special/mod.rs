@@ -6,9 +6,11 @@
 //! and complex inputs are refused with [`Error::UnsupportedDType`](crate::Error).
 //! Measured accuracy and conventions: `docs/special_functions.md`.
 
+mod bessel;
 pub(crate) mod dd;
 mod erf;
 mod gamma;
+mod misc;
 
 use half::{bf16, f16};
 
@@ -17,13 +19,20 @@ use crate::error::Result;
 use crate::kernels;
 use crate::{DType, Tensor};
 
+pub use bessel::tensor::{
+    bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1, bessel_k1e,
+    bessel_y0, bessel_y1,
+};
 pub use erf::tensor::{erf, erfc, erfcinv, erfinv, ndtri};
 pub use gamma::tensor::{digamma, lgamma};
+pub use misc::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 
 /// Scalar `f64` kernels, for callers that want them without a tensor.
 pub mod scalar {
+    pub use super::bessel::{i0, i0e, i1, i1e, j0, j1, k0, k0e, k1, k1e, y0, y1};
     pub use super::erf::{erf, erfc, erfcinv, erfinv, ndtri};
     pub use super::gamma::{digamma, lgamma};
+    pub use super::misc::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 }
 
 const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
@@ -42,7 +51,7 @@ pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tenso
 }
 
 macro_rules! special_fn {
-    ($(#[$doc:meta])* $name:ident, $tf:literal, $f:path) => {
+    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path) => {
         $(#[$doc])*
         ///
         /// Keeps the input's dtype and weakness; `float32`, `float16` and `bfloat16` are
