@@ -29,10 +29,10 @@ const FUNCS: &[(&str, TensorFn, f64)] = &[
     ("bessel_k0e", ops::special::bessel_k0e, 5.5),
     ("bessel_k1", ops::special::bessel_k1, 6.5),
     ("bessel_k1e", ops::special::bessel_k1e, 5.0),
-    ("bessel_j0", ops::special::bessel_j0, 500000000000000.0),
-    ("bessel_j1", ops::special::bessel_j1, 1100000000000000.0),
-    ("bessel_y0", ops::special::bessel_y0, 1500000000000000.0),
-    ("bessel_y1", ops::special::bessel_y1, 5600000000000000.0),
+    ("bessel_j0", ops::special::bessel_j0, 4.0),
+    ("bessel_j1", ops::special::bessel_j1, 4.0),
+    ("bessel_y0", ops::special::bessel_y0, 4.0),
+    ("bessel_y1", ops::special::bessel_y1, 4.0),
 ];
 
 fn num(v: &Value) -> f64 {
@@ -130,6 +130,11 @@ fn convention(name: &str, x: f64) -> f64 {
     }
 }
 
+/// `e > b`, counting NaN as exceeding.
+fn exceeds(e: f64, b: f64) -> bool {
+    e.is_nan() || e > b
+}
+
 fn same(a: f64, b: f64) -> bool {
     (a.is_nan() && b.is_nan()) || a == b
 }
@@ -156,10 +161,10 @@ fn special_functions_against_mpmath() {
             }
             let (hi, lo) = (num(&r[0]), num(&r[1]));
             let e = ulp_err(ours[i], hi, lo);
-            if std::env::var("SPECIAL_DEBUG").is_ok() && !(e <= bound) {
+            if std::env::var("SPECIAL_DEBUG").is_ok() && exceeds(e, 4.0) {
                 eprintln!("  {name}({x:e}): ours {:e} ref {hi:e} ({e:.1} ulp)", ours[i]);
             }
-            if !(e <= m_ours) {
+            if exceeds(e, m_ours) {
                 m_ours = e;
                 worst = x;
             }
@@ -167,7 +172,7 @@ fn special_functions_against_mpmath() {
             m_tf = m_tf.max(ulp_err(num(&d["tf"][i]), hi, lo));
         }
         println!("{name:<12} {:>6} {m_ours:>12.3e} {m_sp:>12.3e} {m_tf:>12.3e}   {worst:e}", xs.len());
-        if !(m_ours <= bound) {
+        if exceeds(m_ours, bound) {
             failures.push(format!("{name}: max {m_ours} ulp at x = {worst:e} exceeds the bound {bound}"));
         }
     }

@@ -217,10 +217,31 @@ pub fn k1e(x: f64) -> f64 {
     k_scaled(x, 1)
 }
 
-/// Bessel function of the first kind `J0` (`libm`'s kernel; `J0(±inf) = 0`).
+include!("bessel_zeros.rs");
+
+/// `f(x)` by its Taylor series about a tabulated zero within 0.15 of `x`, where a kernel
+/// built on `sin`/`cos` combinations loses its relative accuracy.
+fn near_zero(x: f64, zeros: &[(f64, f64, &[f64])]) -> Option<f64> {
+    for &(hi, lo, c) in zeros {
+        if (x - hi).abs() < 0.15 {
+            let t = (x - hi) - lo; // exact difference (Sterbenz)
+            let mut s = 0.0;
+            for &ck in c.iter().rev() {
+                s = s * t + ck;
+            }
+            return Some(s * t);
+        }
+    }
+    None
+}
+
+/// Bessel function of the first kind `J0` (`J0(±inf) = 0`).
 pub fn j0(x: f64) -> f64 {
     if x.is_infinite() {
         return 0.0;
+    }
+    if let Some(v) = near_zero(x.abs(), &J0_ZEROS) {
+        return v;
     }
     libm::j0(x)
 }
@@ -228,6 +249,9 @@ pub fn j0(x: f64) -> f64 {
 pub fn j1(x: f64) -> f64 {
     if x.is_infinite() {
         return 0.0;
+    }
+    if let Some(v) = near_zero(x.abs(), &J1_ZEROS) {
+        return if x < 0.0 { -v } else { v };
     }
     libm::j1(x)
 }
@@ -239,6 +263,9 @@ pub fn y0(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
+    if let Some(v) = near_zero(x, &Y0_ZEROS) {
+        return v;
+    }
     libm::y0(x)
 }
 /// Bessel function of the second kind `Y1` (`Y1(0) = -inf`, negative → NaN).
@@ -248,6 +275,9 @@ pub fn y1(x: f64) -> f64 {
     }
     if x == 0.0 {
         return f64::NEG_INFINITY;
+    }
+    if let Some(v) = near_zero(x, &Y1_ZEROS) {
+        return v;
     }
     libm::y1(x)
 }
