@@ -9,33 +9,10 @@ pub fn erf(x: f64) -> f64 {
     libm::erf(x)
 }
 
-/// The complementary error function `1 - erf(x)`, accurate in the deep right tail.
+/// The complementary error function `1 - erf(x)` (`libm`'s kernel: it splits `x²` exactly, so the
+/// deep right tail keeps its relative accuracy, ≤ 2 ulp measured).
 pub fn erfc(x: f64) -> f64 {
-    if x < 6.0 || x == f64::INFINITY {
-        return libm::erfc(x);
-    }
-    if x > 27.3 {
-        return 0.0;
-    }
-    // e^{-x²}/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + …)))), modified Lentz
-    let tiny = 1e-300;
-    let mut f = x;
-    let mut c = x;
-    let mut d = 0.0;
-    for n in 1..200 {
-        let a = 0.5 * f64::from(n);
-        d = x + a * d;
-        d = if d == 0.0 { 1.0 / tiny } else { 1.0 / d };
-        c = x + a / c;
-        let del = c * d;
-        f *= del;
-        if (del - 1.0).abs() < 1e-17 {
-            break;
-        }
-    }
-    let (h, l) = super::dd::two_prod(x, x);
-    let e = (-0.5 * h).exp(); // h/2 exact; two factors keep the intermediate normal
-    e * (e * ((1.0 - l) / (f * std::f64::consts::PI.sqrt())))
+    libm::erfc(x)
 }
 
 /// Inverse of `erf` on `[-1, 1]`: `±1 → ±inf`, outside → NaN.

@@ -62,11 +62,11 @@ pub fn expint(x: f64) -> f64 {
     if let Some(v) = super::gamma::near_root(x, std::slice::from_ref(&EI_ROOT)) {
         return v;
     }
-    if x <= 50.0 {
+    if x <= 80.0 {
         // γ + ln x + Σ x^k/(k·k!), the sum in double-double
         let mut term = Dd(1.0, 0.0);
         let mut sum = Dd(0.0, 0.0);
-        for k in 1..300 {
+        for k in 1..600 {
             let kf = f64::from(k);
             term = term.mul_f(x).div_f(kf);
             let t = term.div_f(kf);
@@ -100,7 +100,7 @@ fn e1(z: f64) -> f64 {
     if z == f64::INFINITY {
         return 0.0;
     }
-    if z <= 1.0 {
+    if z <= 0.5 {
         let mut term = 1.0;
         let mut sum = 0.0;
         for k in 1..60 {
@@ -113,24 +113,14 @@ fn e1(z: f64) -> f64 {
         }
         return -EULER - z.ln() - sum;
     }
-    // continued fraction e^{-z} / (z + 1 - 1²/(z + 3 - 2²/(z + 5 - …))), modified Lentz
-    let tiny = 1e-300;
-    let mut b = z + 1.0;
-    let mut c = 1.0 / tiny;
-    let mut d = 1.0 / b;
-    let mut h = d;
-    for i in 1..500 {
-        let a = -f64::from(i * i);
-        b += 2.0;
-        d = 1.0 / (a * d + b);
-        c = b + a / c;
-        let del = c * d;
-        h *= del;
-        if (del - 1.0).abs() < 1e-17 {
-            break;
-        }
+    // continued fraction e^{-z} / (z + 1 - 1²/(z + 3 - 2²/(z + 5 - …))), evaluated bottom-up
+    // (stable) with enough terms for double precision
+    let n = (20.0 + 130.0 / z).min(300.0) as u32;
+    let mut f = z + f64::from(2 * n + 1);
+    for i in (1..=n).rev() {
+        f = z + f64::from(2 * i - 1) - f64::from(i * i) / f;
     }
-    h * (-z).exp()
+    (-z).exp() / f
 }
 
 /// Dawson's integral `F(x) = e^{-x²} ∫₀ˣ e^{t²} dt` (odd; `F(±inf) = ±0`).
@@ -139,14 +129,14 @@ pub fn dawsn(x: f64) -> f64 {
         return x;
     }
     let a = x.abs();
-    let v = if a <= 8.0 {
+    let v = if a <= 12.0 {
         // e^{-x²} Σ x^{2k+1} / (k! (2k+1)), positive terms, e^{-x²} with split x²
         // (in double-double: the terms are built by long products)
         let (qh, ql) = two_prod(a, a);
         let q = Dd(qh, ql);
         let mut p = Dd(a, 0.0); // x^{2k+1}/k!
         let mut sum = Dd(a, 0.0);
-        for k in 1..400 {
+        for k in 1..1200 {
             p = p.mul(q).div_f(f64::from(k));
             let term = p.div_f(f64::from(2 * k + 1));
             sum = sum.add(term);
@@ -193,26 +183,28 @@ fn fresnel(a: f64) -> (f64, f64) {
     if a == f64::INFINITY {
         return (0.5, 0.5);
     }
-    if a < 1.5 {
-        let p = 0.5 * PI * a * a;
-        let p2 = p * p;
-        let mut tc = a; // (-1)^k p^{2k} / (2k)! · a
-        let mut ts = a * p; // (-1)^k p^{2k+1} / (2k+1)! · a
-        let mut c = a;
-        let mut s = a * p / 3.0;
-        for k in 1..60 {
+    if a < 2.5 {
+        // power series in double-double (the terms cancel heavily near 2.5), p = πx²/2 exact-ish
+        let (xh, xl) = two_prod(a, a);
+        let p = Dd(xh, xl).mul(Dd(std::f64::consts::FRAC_PI_2, 6.123_233_995_736_766e-17));
+        let p2 = p.mul(p);
+        let mut tc = Dd(a, 0.0); // (-1)^k p^{2k}/(2k)! · x
+        let mut ts = p.mul_f(a); // (-1)^k p^{2k+1}/(2k+1)! · x
+        let mut c = tc;
+        let mut s = ts.div_f(3.0);
+        for k in 1..80 {
             let kf = f64::from(k);
-            tc *= -p2 / ((2.0 * kf - 1.0) * (2.0 * kf));
-            ts *= -p2 / ((2.0 * kf) * (2.0 * kf + 1.0));
-            let dc = tc / (4.0 * kf + 1.0);
-            let ds = ts / (4.0 * kf + 3.0);
-            c += dc;
-            s += ds;
-            if dc.abs() < 1e-18 * c.abs() && ds.abs() < 1e-18 * s.abs() {
+            tc = tc.mul(p2).div_f(-(2.0 * kf - 1.0) * (2.0 * kf));
+            ts = ts.mul(p2).div_f(-(2.0 * kf) * (2.0 * kf + 1.0));
+            let dc = tc.div_f(4.0 * kf + 1.0);
+            let ds = ts.div_f(4.0 * kf + 3.0);
+            c = c.add(dc);
+            s = s.add(ds);
+            if dc.0.abs() < 1e-34 * c.0.abs() && ds.0.abs() < 1e-34 * s.0.abs() {
                 break;
             }
         }
-        return (c, s);
+        return (c.to_f64(), s.to_f64());
     }
     let (co, si) = cis_half_pi_sq(a);
     if a > 1e8 {
