@@ -244,11 +244,11 @@ pub fn fresnel_sin(x: f64) -> f64 {
     fresnel(x.abs()).1.copysign(x)
 }
 
-/// `Li2(z) = Σ z^k/k²` for `|z| ≤ 0.5`.
+/// `Li2(z) = Σ z^k/k²` for `|z| ≤ 2/3`.
 fn li2_series(z: f64) -> f64 {
     let mut p = z;
     let mut sum = z;
-    for k in 2..80 {
+    for k in 2..160 {
         p *= z;
         let t = p / f64::from(k * k);
         sum += t;
@@ -277,7 +277,7 @@ pub fn spence(x: f64) -> f64 {
     }
     // Landen: Li2(1-x) = -Li2((x-1)/x) - ½ ln²x
     let lx = x.ln();
-    if x <= 2.0 {
+    if x <= 3.0 {
         return -li2_series((x - 1.0) / x) - 0.5 * lx * lx;
     }
     // and Li2(w) = π²/6 - ln w ln(1-w) - Li2(1-w) with w = 1 - 1/x
