@@ -302,7 +302,7 @@ pub mod tensor {
                 /// use lattensor::{ops, Tensor};
                 #[doc = concat!("let x = Tensor::from_vec(vec![", $x, "f64], &[1]).unwrap();")]
                 #[doc = concat!("let y = ops::special::", stringify!($name), "(&x).unwrap().to_vec::<f64>().unwrap();")]
-                #[doc = concat!("assert!((y[0] - ", $v, ").abs() <= 1e-15 * ", $v, "f64.abs());")]
+                #[doc = concat!("assert!((y[0] - ", $v, ").abs() <= 1e-15 * (", $v, "f64).abs());")]
                 /// ```
                 $name,
                 stringify!($name),
@@ -313,7 +313,7 @@ pub mod tensor {
     bessel!(bessel_i0, i0, "modified Bessel function `I0` (even)", "1.0", "1.266_065_877_752_008_4");
     bessel!(bessel_i0e, i0e, "`e^{-|x|} I0(x)`", "1.0", "0.465_759_607_593_640_8");
     bessel!(bessel_i1, i1, "modified Bessel function `I1` (odd)", "1.0", "0.565_159_103_992_485");
-    bessel!(bessel_i1e, i1e, "`e^{-|x|} I1(x)`", "1.0", "0.207_910_415_349_708_9");
+    bessel!(bessel_i1e, i1e, "`e^{-|x|} I1(x)`", "1.0", "0.207_910_415_349_708_5");
     bessel!(
         bessel_k0,
         k0,
@@ -333,5 +333,5 @@ pub mod tensor {
     bessel!(bessel_j0, j0, "Bessel function `J0`", "1.0", "0.765_197_686_557_966_6");
     bessel!(bessel_j1, j1, "Bessel function `J1` (odd)", "1.0", "0.440_050_585_744_933_5");
     bessel!(bessel_y0, y0, "Bessel function `Y0`; `Y0(0) = -inf`, negative → NaN", "1.0", "0.088_256_964_215_676_96");
-    bessel!(bessel_y1, y1, "Bessel function `Y1`; `Y1(0) = -inf`, negative → NaN", "1.0", "-0.781_212_821_300_288_7");
+    bessel!(bessel_y1, y1, "Bessel function `Y1`; `Y1(0) = -inf`, negative → NaN", "1.0", "-0.781_212_821_300_288_8");
 }

@@ -167,7 +167,7 @@ pub mod tensor {
         /// let y = ops::erfcinv(&x).unwrap().to_vec::<f64>().unwrap();
         /// assert_eq!(y[0], 0.0);
         /// assert_eq!(y[1], f64::INFINITY);
-        /// assert!((y[2] - 26.209_469_960_516_5).abs() < 1e-13);
+        /// assert!((y[2] - 26.209_469_960_516_124).abs() < 1e-13);
         /// ```
         erfcinv, "erfcinv", super::erfcinv
     );
