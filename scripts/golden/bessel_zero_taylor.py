@@ -9,8 +9,8 @@ for name,n,f,zf in [("J0",0,besselj,lambda k:besseljzero(0,k)),("J1",1,besselj,l
     k=1
     while True:
         z=zf(k)
-        if z>40: break
+        if z>100: break
         out.append(emit(z, [f(n, z, derivative=j)/factorial(j) for j in range(1,22)]))
         k+=1
-    print("/// Zeros of %s below 40 as (hi, lo) and Taylor coefficients c1, c2, … (generated with mpmath)." % name)
+    print("/// Zeros of %s below 100 as (hi, lo) and Taylor coefficients c1, c2, … (generated with mpmath)." % name)
     print("const %s_ZEROS: [(f64, f64, &[f64]); %d] = [\n%s,\n];" % (name, len(out), ",\n".join(out)))

@@ -147,6 +147,17 @@ def tf_fn(name):
 
 
 BIG = [1e3, 1e5, 1e10, 1e15, 1e20, 1e50, 1e100, 1e200, 1e300, 1.7976931348623157e308]
+def zeros_near(kind, n, ks):
+    """Zeros (rounded to f64) of J_n or Y_n with index k, and points 1e-6 to either side."""
+    f = mp.besseljzero if kind == "j" else mp.besselyzero
+    out = []
+    for k in ks:
+        z = float(f(n, k))
+        out += [z, z * (1 + 1e-6), z * (1 - 1e-6)]
+    return out
+
+
+ZK = [13, 20, 25, 31]
 FUNCS = {
     "erf": pts(sweep(-6, 6, 200), [0.5, 0.84375, 1.25, 2.857, 5.9, 6.0, 26.0, 1e10]),
     "erfc": pts(sweep(-6, 27.3, 250), [26.5, 27.0, 27.2, 27.22, 1e3, -30]),
@@ -174,13 +185,13 @@ FUNCS = {
     "bessel_k1": pts(sweep(0, 30, 200), sweep(30, 800, 30), [1e-5, 2.0, 700, 705, -1.0]),
     "bessel_k1e": pts(sweep(0, 30, 200), sweep(30, 1e300, 30, log=True), [-1.0]),
     "bessel_j0": pts(sweep(-40, 40, 250), [2.404825557695773, 5.520078110286311, 8.653727912911013, 1e3, 1e5, 1e10,
-                                           1e15, 1e20, 1e100, 1e300]),
+                                           1e15, 1e20, 1e100, 1e300], zeros_near("j", 0, ZK)),
     "bessel_j1": pts(sweep(-40, 40, 250), [3.8317059702075125, 7.015586669815619, 1e3, 1e5, 1e10, 1e15, 1e20,
-                                           1e100, 1e300]),
+                                           1e100, 1e300], zeros_near("j", 1, ZK)),
     "bessel_y0": pts(sweep(0, 40, 200), [0.8935769662791675, 3.957678419314858, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0]),
+                                         1e300, -1.0], zeros_near("y", 0, ZK)),
     "bessel_y1": pts(sweep(0, 40, 200), [2.197141326031017, 5.429681040794135, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0]),
+                                         1e300, -1.0], zeros_near("y", 1, ZK)),
 }
 
 
