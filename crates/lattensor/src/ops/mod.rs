@@ -24,6 +24,7 @@ pub mod linalg;
 pub mod nn;
 pub mod num;
 mod reduce;
+pub mod special;
 mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
@@ -36,6 +37,7 @@ pub use reduce::{
     Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
     reduce_sum, reduce_variance,
 };
+pub use special::{digamma, erf, erfc, erfcinv, erfinv, lgamma, ndtri};
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,
     is_finite, is_inf, is_nan, log, log_sigmoid, log1p, logical_not, real, reciprocal, reciprocal_no_nan, rint, round,

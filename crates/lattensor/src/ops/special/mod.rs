@@ -1,0 +1,86 @@
+//! Special functions of `tf.math` and `tf.math.special`, accurate to a few ulp in `float64`.
+//!
+//! Every function is written for `f64`; `float32` inputs are computed in `f64` and
+//! rounded once, and `bfloat16`/`float16` inputs are computed in `f64` and rounded
+//! once to their dtype. Results keep the input's dtype and weakness; integer, bool
+//! and complex inputs are refused with [`Error::UnsupportedDType`](crate::Error).
+//! Measured accuracy and conventions: `docs/special_functions.md`.
+
+mod bessel;
+pub(crate) mod dd;
+mod erf;
+mod gamma;
+mod misc;
+
+use half::{bf16, f16};
+
+use super::unary::unsupported;
+use crate::error::Result;
+use crate::kernels;
+use crate::{DType, Tensor};
+
+pub use bessel::tensor::{
+    bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1, bessel_k1e,
+    bessel_y0, bessel_y1,
+};
+pub use erf::tensor::{erf, erfc, erfcinv, erfinv, ndtri};
+pub use gamma::tensor::{digamma, lgamma};
+pub use misc::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
+
+/// Scalar `f64` kernels, for callers that want them without a tensor.
+pub mod scalar {
+    pub use super::bessel::{i0, i0e, i1, i1e, j0, j1, k0, k0e, k1, k1e, y0, y1};
+    pub use super::erf::{erf, erfc, erfcinv, erfinv, ndtri};
+    pub use super::gamma::{digamma, lgamma};
+    pub use super::misc::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
+}
+
+const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
+
+/// Applies an `f64` function element-wise to a real float tensor, keeping dtype and weakness.
+pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
+    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    match x.dtype() {
+        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| bf16::from_f64(f(f64::from(v)))),
+        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| f16::from_f64(f(f64::from(v)))),
+        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), |v| f(f64::from(v)) as f32),
+        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), f),
+        d => return Err(unsupported(name, d, REAL_FLOATS)),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+macro_rules! special_fn {
+    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path) => {
+        $(#[$doc])*
+        ///
+        /// Keeps the input's dtype and weakness; `float32`, `float16` and `bfloat16` are
+        /// computed in `float64` and rounded once.
+        ///
+        /// # Errors
+        /// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for integer, bool and complex
+        /// inputs (cast to a float first).
+        pub fn $name(x: &Tensor) -> Result<Tensor> {
+            $crate::ops::special::map_f64($tf, x, $f)
+        }
+    };
+}
+pub(crate) use special_fn;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_dtypes_and_errors() {
+        let x = Tensor::from_vec(vec![0.5f32, 1.0], &[2]).unwrap();
+        let y = erf(&x).unwrap();
+        assert_eq!(y.dtype(), DType::F32);
+        let v = y.to_vec::<f32>().unwrap();
+        assert_eq!(v[0], 0.520_499_9_f32);
+        let i = Tensor::from_vec(vec![1i32], &[1]).unwrap();
+        assert!(erf(&i).is_err());
+        let h = Tensor::from_vec(vec![half::bf16::from_f32(1.0)], &[1]).unwrap();
+        assert_eq!(lgamma(&h).unwrap().dtype(), DType::BF16);
+    }
+}
