@@ -1,7 +1,7 @@
 //! Special functions against mpmath (50+ digits): max ulp error per function, with SciPy's
 //! and TF's errors on the same points for comparison (`scripts/golden/special_golden.py`).
 
-use lattensor::{ops, DType, Tensor};
+use lattensor::{DType, Tensor, ops};
 use serde_json::Value;
 
 type TensorFn = fn(&Tensor) -> lattensor::Result<Tensor>;

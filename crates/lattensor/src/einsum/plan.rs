@@ -390,7 +390,7 @@ fn greedy(sets: &[Bits], out: Bits, sizes: &[usize], limit: Option<u128>) -> Vec
                 let over = limit.is_some_and(|l| size > l);
                 let key =
                     (!shares, over, if shares { removed } else { size as i128 }, search_cost(cur[i], cur[j], r, sizes));
-                if best.as_ref().map_or(true, |(b, _, _)| key < *b) {
+                if best.as_ref().is_none_or(|(b, _, _)| key < *b) {
                     best = Some((key, i, j));
                 }
             }

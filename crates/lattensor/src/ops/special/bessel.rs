@@ -1,7 +1,7 @@
 //! Modified Bessel functions `I0, I1, K0, K1` (plain and exponentially scaled) and
 //! Bessel functions of the first and second kind `J0, J1, Y0, Y1`.
 
-use super::dd::{two_prod, Dd};
+use super::dd::{Dd, two_prod};
 use std::f64::consts::PI;
 
 const EULER: f64 = 0.577_215_664_901_532_9;
@@ -62,11 +62,7 @@ fn i_plain(x: f64, nu: u32) -> f64 {
         let e = (0.5 * a).exp();
         e * (e * (i_asym(a, nu) / (2.0 * PI * a).sqrt()))
     };
-    if nu == 1 {
-        v.copysign(x)
-    } else {
-        v
-    }
+    if nu == 1 { v.copysign(x) } else { v }
 }
 
 /// Modified Bessel function `I0`.
@@ -290,8 +286,8 @@ pub fn y1(x: f64) -> f64 {
 /// Tensor-level functions.
 pub mod tensor {
     use super::super::special_fn;
-    use crate::error::Result;
     use crate::Tensor;
+    use crate::error::Result;
 
     macro_rules! bessel {
         ($name:ident, $f:ident, $what:literal, $x:literal, $v:literal) => {

@@ -120,8 +120,8 @@ fn erfc_asym_series(x: f64) -> f64 {
 /// Tensor-level functions.
 pub mod tensor {
     use super::super::special_fn;
-    use crate::error::Result;
     use crate::Tensor;
+    use crate::error::Result;
 
     special_fn!(
         /// `tf.math.erf`: the error function.

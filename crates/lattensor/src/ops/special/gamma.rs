@@ -647,8 +647,8 @@ pub fn digamma(x: f64) -> f64 {
 /// Tensor-level functions.
 pub mod tensor {
     use super::super::special_fn;
-    use crate::error::Result;
     use crate::Tensor;
+    use crate::error::Result;
 
     special_fn!(
         /// `tf.math.lgamma`: `log|Γ(x)|`, `+inf` at the poles and at `±inf`.

@@ -1,6 +1,6 @@
 //! `expint` (Ei), `dawsn`, Fresnel integrals and `spence`.
 
-use super::dd::{exp_neg_sq, two_prod, Dd};
+use super::dd::{Dd, exp_neg_sq, two_prod};
 use num_complex::Complex64;
 use std::f64::consts::PI;
 
@@ -288,8 +288,8 @@ pub fn spence(x: f64) -> f64 {
 /// Tensor-level functions.
 pub mod tensor {
     use super::super::special_fn;
-    use crate::error::Result;
     use crate::Tensor;
+    use crate::error::Result;
 
     special_fn!(
         /// `tf.math.special.expint`: the exponential integral `Ei(x)`; `Ei(0) = -inf`, and for
