@@ -366,26 +366,11 @@ fn numpy_sum_cases_all_dtypes() {
         ("...i, ...i", &[&[2, 3], &[2, 3]]),
         ("i..., i...", &[&[2, 3], &[2, 3]]),
     ];
-    let dtypes = [
-        DType::U8,
-        DType::U16,
-        DType::U32,
-        DType::U64,
-        DType::I8,
-        DType::I16,
-        DType::I32,
-        DType::I64,
-        DType::BF16,
-        DType::F16,
-        DType::F32,
-        DType::F64,
-        DType::C64,
-        DType::C128,
-    ];
+    let dtypes = &DType::ALL[1..]; // every numeric dtype
     for (eq, shapes) in cases {
         let shapes: Vec<Vec<usize>> = shapes.iter().map(|s| s.to_vec()).collect();
         let explicit = explicit_numpy(eq);
-        for dt in dtypes {
+        for &dt in dtypes {
             // small non-negative integers: exact in every dtype
             let ts: Vec<Tensor> = shapes
                 .iter()
@@ -786,23 +771,7 @@ fn numpy_errors() {
 
 // ---- property tests -------------------------------------------------------------
 
-const ALL_NUMERIC: [DType; 15] = [
-    DType::Bool,
-    DType::U8,
-    DType::U16,
-    DType::U32,
-    DType::U64,
-    DType::I8,
-    DType::I16,
-    DType::I32,
-    DType::I64,
-    DType::BF16,
-    DType::F16,
-    DType::F32,
-    DType::F64,
-    DType::C64,
-    DType::C128,
-];
+const ALL_NUMERIC: [DType; 15] = DType::ALL;
 
 fn case_strategy(max_ops: usize, repeat_out: bool) -> impl Strategy<Value = (String, Vec<Vec<usize>>, Vec<usize>)> {
     let labels = "abcd";
