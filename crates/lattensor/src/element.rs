@@ -322,181 +322,61 @@ pub(crate) fn convert_slice<S: Element, D: Element>(src: &[S], dst: &mut [D]) {
     }
 }
 
-/// Runs `$body` with `$T` bound to the Rust element type of `$dtype`.
-///
-/// This is the one dispatch point from a runtime dtype to generic code.
+/// The one dispatch point from a runtime dtype to generic code: runs `$body`
+/// with `$T` bound to the Rust element type of `$dtype` for the listed
+/// variants, and evaluates `$other` for the rest. The `with_*` macros below
+/// are this with fixed lists.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! dispatch_dtype {
+    ($dtype:expr, $T:ident, $body:expr, [$($v:ident => $t:ty),* $(,)?], else => $other:expr) => {{
+        #[allow(unreachable_patterns)]
+        match $dtype {
+            $($crate::DType::$v => {
+                type $T = $t;
+                $body
+            })*
+            _ => $other,
+        }
+    }};
+}
+
+/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` (all 15).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_dtype {
-    ($dtype:expr, $T:ident, $body:expr) => {{
-        use $crate::DType as __D;
-        match $dtype {
-            __D::Bool => {
-                type $T = bool;
-                $body
-            }
-            __D::U8 => {
-                type $T = u8;
-                $body
-            }
-            __D::U16 => {
-                type $T = u16;
-                $body
-            }
-            __D::U32 => {
-                type $T = u32;
-                $body
-            }
-            __D::U64 => {
-                type $T = u64;
-                $body
-            }
-            __D::I8 => {
-                type $T = i8;
-                $body
-            }
-            __D::I16 => {
-                type $T = i16;
-                $body
-            }
-            __D::I32 => {
-                type $T = i32;
-                $body
-            }
-            __D::I64 => {
-                type $T = i64;
-                $body
-            }
-            __D::BF16 => {
-                type $T = ::half::bf16;
-                $body
-            }
-            __D::F16 => {
-                type $T = ::half::f16;
-                $body
-            }
-            __D::F32 => {
-                type $T = f32;
-                $body
-            }
-            __D::F64 => {
-                type $T = f64;
-                $body
-            }
-            __D::C64 => {
-                type $T = ::num_complex::Complex32;
-                $body
-            }
-            __D::C128 => {
-                type $T = ::num_complex::Complex64;
-                $body
-            }
-        }
-    }};
+    ($dtype:expr, $T:ident, $body:expr) => {
+        // every variant is listed, so the `else` arm can never run
+        $crate::with_numeric_dtype!($dtype, $T, $body, bool => {
+            type $T = bool;
+            $body
+        })
+    };
 }
 
 /// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_numeric_dtype {
-    ($dtype:expr, $T:ident, $body:expr, bool => $bool:expr) => {{
-        use $crate::DType as __D;
-        match $dtype {
-            __D::Bool => $bool,
-            __D::U8 => {
-                type $T = u8;
-                $body
-            }
-            __D::U16 => {
-                type $T = u16;
-                $body
-            }
-            __D::U32 => {
-                type $T = u32;
-                $body
-            }
-            __D::U64 => {
-                type $T = u64;
-                $body
-            }
-            __D::I8 => {
-                type $T = i8;
-                $body
-            }
-            __D::I16 => {
-                type $T = i16;
-                $body
-            }
-            __D::I32 => {
-                type $T = i32;
-                $body
-            }
-            __D::I64 => {
-                type $T = i64;
-                $body
-            }
-            __D::BF16 => {
-                type $T = ::half::bf16;
-                $body
-            }
-            __D::F16 => {
-                type $T = ::half::f16;
-                $body
-            }
-            __D::F32 => {
-                type $T = f32;
-                $body
-            }
-            __D::F64 => {
-                type $T = f64;
-                $body
-            }
-            __D::C64 => {
-                type $T = ::num_complex::Complex32;
-                $body
-            }
-            __D::C128 => {
-                type $T = ::num_complex::Complex64;
-                $body
-            }
-        }
-    }};
+    ($dtype:expr, $T:ident, $body:expr, bool => $bool:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
+            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $bool)
+    };
 }
 
 /// Like [`with_dtype!`] for the six inexact dtypes; `$other` is evaluated for the rest.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_inexact_dtype {
-    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {{
-        use $crate::DType as __D;
-        match $dtype {
-            __D::BF16 => {
-                type $T = ::half::bf16;
-                $body
-            }
-            __D::F16 => {
-                type $T = ::half::f16;
-                $body
-            }
-            __D::F32 => {
-                type $T = f32;
-                $body
-            }
-            __D::F64 => {
-                type $T = f64;
-                $body
-            }
-            __D::C64 => {
-                type $T = ::num_complex::Complex32;
-                $body
-            }
-            __D::C128 => {
-                type $T = ::num_complex::Complex64;
-                $body
-            }
-            _ => $other,
-        }
-    }};
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
+            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $other)
+    };
 }
 
 #[cfg(test)]

@@ -76,66 +76,12 @@ pub(crate) fn compute_dtype(d: DType) -> DType {
 
 /// Runs `$body` with `$T` bound to a compute element type (never bf16/f16).
 macro_rules! with_compute {
-    ($dtype:expr, $T:ident, $body:expr) => {{
-        use $crate::DType as __D;
-        match $dtype {
-            __D::Bool => {
-                type $T = bool;
-                $body
-            }
-            __D::U8 => {
-                type $T = u8;
-                $body
-            }
-            __D::U16 => {
-                type $T = u16;
-                $body
-            }
-            __D::U32 => {
-                type $T = u32;
-                $body
-            }
-            __D::U64 => {
-                type $T = u64;
-                $body
-            }
-            __D::I8 => {
-                type $T = i8;
-                $body
-            }
-            __D::I16 => {
-                type $T = i16;
-                $body
-            }
-            __D::I32 => {
-                type $T = i32;
-                $body
-            }
-            __D::I64 => {
-                type $T = i64;
-                $body
-            }
-            __D::F32 => {
-                type $T = f32;
-                $body
-            }
-            __D::F64 => {
-                type $T = f64;
-                $body
-            }
-            __D::C64 => {
-                type $T = ::num_complex::Complex32;
-                $body
-            }
-            __D::C128 => {
-                type $T = ::num_complex::Complex64;
-                $body
-            }
-            d @ (__D::BF16 | __D::F16) => {
-                return Err(Error::Unimplemented(format!("einsum: internal error: {d} is not a compute type")));
-            }
-        }
-    }};
+    ($dtype:expr, $T:ident, $body:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32,
+            I64 => i64, F32 => f32, F64 => f64, C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => return Err(Error::Unimplemented(format!("einsum: internal error: {} is not a compute type", $dtype))))
+    };
 }
 
 /// A tensor in the compute type with one label per axis (no repeats).
