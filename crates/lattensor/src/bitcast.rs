@@ -25,27 +25,6 @@ use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::{DType, Tensor};
 
-/// TensorFlow's `DataType` enum value of a dtype (used in TF's error texts).
-fn tf_enum(d: DType) -> u32 {
-    match d {
-        DType::F32 => 1,
-        DType::F64 => 2,
-        DType::I32 => 3,
-        DType::U8 => 4,
-        DType::I16 => 5,
-        DType::I8 => 6,
-        DType::C64 => 8,
-        DType::I64 => 9,
-        DType::Bool => 10,
-        DType::BF16 => 14,
-        DType::U16 => 17,
-        DType::C128 => 18,
-        DType::F16 => 19,
-        DType::U32 => 22,
-        DType::U64 => 23,
-    }
-}
-
 const ALLOWED: &str = "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, \
                        complex64, complex128";
 
@@ -121,8 +100,8 @@ pub fn bitcast(x: &Tensor, dtype: DType) -> Result<Tensor> {
                     "bitcast: Cannot bitcast from {} to {} ({from} to {dtype}): widening {isz}-byte elements to \
                      {osz}-byte elements needs rank >= 1 and a last dimension of exactly {ratio} = {osz}/{isz}, \
                      which is removed, but {what}; reshape the input to {wanted}",
-                    tf_enum(from),
-                    tf_enum(dtype)
+                    from.tf_enum(),
+                    dtype.tf_enum()
                 )));
             }
         }

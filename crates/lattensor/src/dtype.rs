@@ -313,6 +313,48 @@ impl DType {
         })
     }
 
+    /// TensorFlow's `DataType` enum value of a dtype (used in TF's error texts).
+    pub const fn tf_enum(self) -> u32 {
+        match self {
+            DType::F32 => 1,
+            DType::F64 => 2,
+            DType::I32 => 3,
+            DType::U8 => 4,
+            DType::I16 => 5,
+            DType::I8 => 6,
+            DType::C64 => 8,
+            DType::I64 => 9,
+            DType::Bool => 10,
+            DType::BF16 => 14,
+            DType::U16 => 17,
+            DType::C128 => 18,
+            DType::F16 => 19,
+            DType::U32 => 22,
+            DType::U64 => 23,
+        }
+    }
+
+    /// The descr `np.save` writes for `dtype` (little-endian).
+    pub const fn numpy_descr(self) -> &'static str {
+        match self {
+            DType::Bool => "|b1",
+            DType::U8 => "|u1",
+            DType::U16 => "<u2",
+            DType::U32 => "<u4",
+            DType::U64 => "<u8",
+            DType::I8 => "|i1",
+            DType::I16 => "<i2",
+            DType::I32 => "<i4",
+            DType::I64 => "<i8",
+            DType::BF16 => "<V2",
+            DType::F16 => "<f2",
+            DType::F32 => "<f4",
+            DType::F64 => "<f8",
+            DType::C64 => "<c8",
+            DType::C128 => "<c16",
+        }
+    }
+
     /// Parses a TF/NumPy name (`float32`, `bfloat16`, `half`, `double`, `bool_`),
     /// a short name (`f32`, `bf16`, `c128`, `b`), or a NumPy type string
     /// (`<f4`, `|u1`, `<c16`).

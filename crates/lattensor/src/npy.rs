@@ -122,27 +122,6 @@ fn parse_descr(descr: &str) -> Result<(DType, bool)> {
     Ok((dtype, big_endian))
 }
 
-/// The descr `np.save` writes for `dtype` (little-endian).
-fn descr_of(dtype: DType) -> &'static str {
-    match dtype {
-        DType::Bool => "|b1",
-        DType::U8 => "|u1",
-        DType::U16 => "<u2",
-        DType::U32 => "<u4",
-        DType::U64 => "<u8",
-        DType::I8 => "|i1",
-        DType::I16 => "<i2",
-        DType::I32 => "<i4",
-        DType::I64 => "<i8",
-        DType::BF16 => "<V2",
-        DType::F16 => "<f2",
-        DType::F32 => "<f4",
-        DType::F64 => "<f8",
-        DType::C64 => "<c8",
-        DType::C128 => "<c16",
-    }
-}
-
 // ---- header dictionary parsing ------------------------------------------------
 
 /// A value in the header dictionary (a Python literal).
@@ -441,7 +420,8 @@ fn header_bytes(t: &Tensor) -> Result<Vec<u8>> {
         [d] => format!("({d},)"),
         _ => format!("({})", shape.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
     };
-    let mut dict = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape_repr}, }}", descr_of(t.dtype()));
+    let mut dict =
+        format!("{{'descr': '{}', 'fortran_order': False, 'shape': {shape_repr}, }}", t.dtype().numpy_descr());
     // numpy leaves room to grow the first axis in place (np.lib.format).
     if let Some(first) = shape.first() {
         dict.push_str(&" ".repeat(GROWTH_AXIS_MAX_DIGITS.saturating_sub(first.to_string().len())));
