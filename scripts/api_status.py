@@ -16,27 +16,46 @@ pub_fns = set(re.findall(r"pub fn (\w+)", src))
 for group in re.findall(r"pub use [\w:]+::\{([^}]*)\}", src):
     pub_fns.update(w.strip().split(" as ")[-1] for w in group.split(",") if w.strip())
 
-# TF name -> Rust path where it is not simply ops::<last component>
+# tf.* names: TF's module -> the lattensor module that mirrors it; top-level tf.* names are
+# crate-root functions. A name counts only if that module itself exports it (see `exports`).
+tf_modules = {
+    "tf.math.special.": "math::special",
+    "tf.math.": "math",
+    "tf.nn.": "nn",
+    "tf.linalg.": "linalg",
+    "tf.image.": "image",
+    "tf.bitwise.": "bitwise",
+    "tf.debugging.": "debugging",
+    "tf.": "",
+}
+
+
+def exports(module):
+    """Names a lattensor module exports: its `pub fn`s and `pub use` lists (inline `pub mod` bodies
+    included, so `math::special` is read from the `pub mod special { … }` block of math.rs)."""
+    parts = module.split("::") if module else []
+    base = root / "crates/lattensor/src"
+    text = None
+    for n in range(len(parts), -1, -1):
+        stem = base.joinpath(*parts[:n]) if n else base / "lib"
+        for f in (stem.with_suffix(".rs"), stem / "mod.rs"):
+            if f.is_file():
+                text = f.read_text()
+                for inner in parts[n:]:  # descend into inline `pub mod inner { … }`
+                    m = re.search(r"pub mod " + inner + r" \{(.*?)\n\}", text, re.S)
+                    text = m.group(1) if m else ""
+                break
+        if text is not None:
+            break
+    names = set(re.findall(r"pub fn (\w+)", text or ""))
+    for group in re.findall(r"pub use [\w:]+::\{([^}]*)\}", text or ""):
+        names.update(w.strip().split(" as ")[-1] for w in group.split(",") if w.strip())
+    names.update(re.findall(r"pub use [\w:]+::(\w+);", text or ""))
+    return names
+
+
+# tnp name -> Rust path where it is not simply ops::<last component>
 special = {
-    "tf.bitwise.invert": "ops::invert",
-    "tf.debugging.check_numerics": None,
-    "tf.expand_dims": "Tensor::expand_dims",
-    "tf.identity": None,
-    "tf.linalg.diag": "ops::linalg::diag",
-    "tf.linalg.diag_part": "ops::linalg::diag_part",
-    "tf.linalg.matmul": "ops::linalg::matmul",
-    "tf.linalg.matrix_transpose": "ops::linalg::matrix_transpose",
-    "tf.linalg.tensor_diag_part": "ops::linalg::tensor_diag_part",
-    "tf.linalg.trace": "ops::linalg::trace",
-    "tf.math.divide": "ops::divide",
-    "tf.nn.depth_to_space": "ops::nn::depth_to_space",
-    "tf.nn.space_to_depth": "ops::nn::space_to_depth",
-    "tf.ones_like": "ones_like",
-    "tf.zeros_like": "zeros_like",
-    "tf.reshape": "Tensor::reshape",
-    "tf.squeeze": "Tensor::squeeze",
-    "tf.transpose": "Tensor::transpose",
-    "tf.stop_gradient": None,
     "tf.experimental.numpy.arange": "arange",
     "tf.experimental.numpy.array": "constant",
     "tf.experimental.numpy.asarray": "constant",
@@ -67,9 +86,13 @@ for name in apis:
     elif name.startswith("tf.experimental.numpy."):
         rust = f"ops::{tnp_alias[last]}" if last in tnp_alias else None
     else:
-        module = {"tf.math.special.": "ops::special::", "tf.nn.": "ops::nn::"}
-        prefix = next((m for p, m in module.items() if name.startswith(p)), "ops::")
-        rust = f"{prefix}{last}"
+        prefix = next(p for p in tf_modules if name.startswith(p))
+        module = tf_modules[prefix]
+        fn = name[len(prefix):]
+        rust = f"{module}::{fn}" if module else fn
+        status = "done" if fn in exports(module) else "missing"
+        rows.append((name, rust, status, ""))
+        continue
     fn = rust.rsplit("::", 1)[-1] if rust else None
     if rust and fn in pub_fns:
         note = "tf.math twin; tnp's int→float promotion and numpy-style arguments pending" if (
