@@ -37,44 +37,31 @@ special = {
     "tf.squeeze": "Tensor::squeeze",
     "tf.transpose": "Tensor::transpose",
     "tf.stop_gradient": None,
-    "tf.experimental.numpy.arange": "arange",
-    "tf.experimental.numpy.array": "constant",
-    "tf.experimental.numpy.asarray": "constant",
-    "tf.experimental.numpy.zeros_like": "zeros_like",
-    "tf.experimental.numpy.ones_like": "ones_like",
-    "tf.experimental.numpy.full_like": "full_like",
-    "tf.experimental.numpy.reshape": "Tensor::reshape",
-    "tf.experimental.numpy.squeeze": "Tensor::squeeze",
-    "tf.experimental.numpy.transpose": "Tensor::transpose",
-    "tf.experimental.numpy.expand_dims": "Tensor::expand_dims",
 }
-# tnp names whose tf.math twin exists (same semantics apart from tnp's int→float promotion, not yet done)
-tnp_alias = {
-    "abs": "abs", "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
-    "arctan": "atan", "arctanh": "atanh", "ceil": "ceil", "conj": "conj", "conjugate": "conj", "cos": "cos",
-    "cosh": "cosh", "exp": "exp", "expm1": "expm1", "floor": "floor", "imag": "imag", "log": "log", "log1p": "log1p",
-    "negative": "negative", "real": "real", "reciprocal": "reciprocal", "sin": "sin", "sinh": "sinh", "sqrt": "sqrt",
-    "square": "square", "tan": "tan", "tanh": "tanh", "angle": "angle", "around": "round", "round": "round",
-    "bitwise_not": "invert", "amax": "reduce_max", "amin": "reduce_min", "max": "reduce_max", "min": "reduce_min",
-    "mean": "reduce_mean", "sum": "reduce_sum", "prod": "reduce_prod", "std": "reduce_std", "var": "reduce_variance",
-}
+# tf.experimental.numpy.<name> -> numpy::<name> (lattensor::numpy mirrors tnp name for name)
+TNP = "tf.experimental.numpy."
+tnp_src = "\n".join(p.read_text() for p in (root / "crates/lattensor/src/numpy").rglob("*.rs"))
+tnp_fns = set(re.findall(r"pub fn (\w+)", tnp_src))
+for group in re.findall(r"pub use [\w:]+::\{([^}]*)\}", tnp_src):
+    tnp_fns.update(w.strip() for w in group.split(",") if w.strip())
 
 rows = []
 for name in apis:
     last = name.rsplit(".", 1)[1]
+    if name.startswith(TNP):
+        ok = last in tnp_fns
+        rows.append((name, f"numpy::{last}" if ok else "—", "done" if ok else "missing", ""))
+        continue
     if name in special:
         rust = special[name]
-    elif name.startswith("tf.experimental.numpy."):
-        rust = f"ops::{tnp_alias[last]}" if last in tnp_alias else None
     else:
         module = {"tf.math.special.": "ops::special::", "tf.nn.": "ops::nn::"}
         prefix = next((m for p, m in module.items() if name.startswith(p)), "ops::")
         rust = f"{prefix}{last}"
     fn = rust.rsplit("::", 1)[-1] if rust else None
     if rust and fn in pub_fns:
-        note = "tf.math twin; tnp's int→float promotion and numpy-style arguments pending" if (
-            name.startswith("tf.experimental.numpy.") and last in tnp_alias) else ""
-        status = "partial" if note else "done"
+        note = ""
+        status = "done"
     else:
         rust, status, note = rust or "—", "missing", ""
     rows.append((name, rust, status, note))

@@ -46,6 +46,7 @@ mod error;
 mod kernels;
 mod layout;
 pub mod npy;
+pub mod numpy;
 pub mod ops;
 pub mod promote;
 mod scalar;
