@@ -424,7 +424,12 @@ fn values(got: &Tensor, tf_dtype: DType, exp: &[Json], t: f64) -> std::result::R
 }
 
 /// Checks one case; `Ok(kind)` says whether it passed outright or as a deviation.
-fn check(name: &str, got: Result<Vec<Tensor>>, tf: &Json, dev: Option<Dev>) -> std::result::Result<&'static str, String> {
+fn check(
+    name: &str,
+    got: Result<Vec<Tensor>>,
+    tf: &Json,
+    dev: Option<Dev>,
+) -> std::result::Result<&'static str, String> {
     let tf_outs: Vec<&Json> = match tf.get("tuple") {
         Some(Json::Array(a)) => a.iter().collect(),
         _ => vec![tf],

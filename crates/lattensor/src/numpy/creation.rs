@@ -5,9 +5,9 @@
 //! converts with cast semantics and gives a strong tensor.
 
 use super::{Value, to_tensor};
-use crate::error::Result;
 #[cfg(doc)]
 use crate::error::Error;
+use crate::error::Result;
 use crate::scalar::Scalar;
 use crate::{DType, Tensor};
 
@@ -156,7 +156,7 @@ pub fn ones_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
 /// ```
 /// let f = lattensor::numpy::full_like(vec![1, 2], 2.5, None, None).unwrap();
 /// assert_eq!(f.to_vec::<i32>().unwrap(), vec![2, 2]);
-/// let g = lattensor::numpy::full_like(vec![1, 2], 7, None, Some(&[2, 2])).unwrap();
+/// let g = lattensor::numpy::full_like(vec![1, 2], 7, None, Some(&[2, 2][..])).unwrap();
 /// assert_eq!(g.shape(), &[2, 2]);
 /// ```
 ///
@@ -224,9 +224,9 @@ mod tests {
     #[test]
     fn full_like_with_shape_keeps_the_converted_value() {
         let t = Tensor::from_vec(vec![1u64, 2], &[2]).unwrap();
-        let f = full_like(&t, u64::MAX, None, Some(&[3])).unwrap();
+        let f = full_like(&t, u64::MAX, None, Some(&[3][..])).unwrap();
         assert_eq!(f.to_vec::<u64>().unwrap(), vec![u64::MAX; 3]);
-        let e = full_like(Tensor::zeros(&[0], DType::F32).unwrap(), 1, None, Some(&[2])).unwrap();
+        let e = full_like(Tensor::zeros(&[0], DType::F32).unwrap(), 1, None, Some(&[2][..])).unwrap();
         assert_eq!(e.to_vec::<f32>().unwrap(), vec![1.0, 1.0]);
     }
 }

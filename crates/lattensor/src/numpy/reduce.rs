@@ -450,13 +450,7 @@ pub fn cumprod(a: impl Into<Value>, axis: Option<isize>, dtype: Option<DType>) -
 ///
 /// # Errors
 /// As [`super::diagonal`].
-pub fn trace(
-    a: impl Into<Value>,
-    offset: isize,
-    axis1: isize,
-    axis2: isize,
-    dtype: Option<DType>,
-) -> Result<Tensor> {
+pub fn trace(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize, dtype: Option<DType>) -> Result<Tensor> {
     let d = super::diagonal(a, offset, axis1, axis2)?;
     sum(&d, -1, dtype, false)
 }

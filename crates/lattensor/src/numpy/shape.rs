@@ -172,7 +172,7 @@ pub fn moveaxis(a: impl Into<Value>, source: impl Into<Axes>, destination: impl 
 /// ```
 /// let m = lattensor::Tensor::zeros(&[2, 3, 4], lattensor::DType::I8).unwrap();
 /// assert_eq!(lattensor::numpy::transpose(&m, None).unwrap().shape(), &[4, 3, 2]);
-/// assert_eq!(lattensor::numpy::transpose(&m, Some(&[1, -1, 0])).unwrap().shape(), &[3, 4, 2]);
+/// assert_eq!(lattensor::numpy::transpose(&m, Some(&[1, -1, 0][..])).unwrap().shape(), &[3, 4, 2]);
 /// ```
 ///
 /// # Errors
@@ -182,7 +182,8 @@ pub fn transpose(a: impl Into<Value>, axes: Option<&[isize]>) -> Result<Tensor> 
     match axes {
         None => Ok(a.t()),
         Some(p) => {
-            let perm: Vec<usize> = p.iter().map(|&x| normalize_axis(x, a.rank(), "transpose")).collect::<Result<_>>()?;
+            let perm: Vec<usize> =
+                p.iter().map(|&x| normalize_axis(x, a.rank(), "transpose")).collect::<Result<_>>()?;
             a.transpose(&perm)
         }
     }
@@ -312,9 +313,9 @@ pub fn diag(v: impl Into<Value>, k: isize) -> Result<Tensor> {
     match v.rank() {
         1 => {
             let n = v.shape()[0];
-            let size = n.checked_add(k.unsigned_abs()).ok_or_else(|| {
-                Error::ResourceExhausted(format!("diag: a matrix of side {n} + |{k}| overflows"))
-            })?;
+            let size = n
+                .checked_add(k.unsigned_abs())
+                .ok_or_else(|| Error::ResourceExhausted(format!("diag: a matrix of side {n} + |{k}| overflows")))?;
             let mut out = Tensor::zeros(&[size, size], v.dtype())?;
             with_dtype!(v.dtype(), T, {
                 let src = v.to_vec::<T>()?;
@@ -396,7 +397,15 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
     let rows = x.shape()[0];
     let cols = n.unwrap_or(rows);
     let mut out = Tensor::zeros(&[rows, cols], d)?;
-    fn fill<A: Copy, T: Element>(src: Vec<A>, dst: &mut [T], cols: usize, inc: bool, one: A, mul: fn(A, A) -> A, put: fn(A) -> T) {
+    fn fill<A: Copy, T: Element>(
+        src: Vec<A>,
+        dst: &mut [T],
+        cols: usize,
+        inc: bool,
+        one: A,
+        mul: fn(A, A) -> A,
+        put: fn(A) -> T,
+    ) {
         for (i, &v) in src.iter().enumerate() {
             let mut p = one;
             for j in 0..cols {
@@ -479,9 +488,10 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
             )));
         }
     };
-    let total = counts.iter().try_fold(0usize, |s, &c| s.checked_add(c)).ok_or_else(|| {
-        Error::ResourceExhausted("repeat: the total repeat count overflows".into())
-    })?;
+    let total = counts
+        .iter()
+        .try_fold(0usize, |s, &c| s.checked_add(c))
+        .ok_or_else(|| Error::ResourceExhausted("repeat: the total repeat count overflows".into()))?;
     // gather rows of the tensor with `ax` moved first
     let r = a.rank();
     let mut perm = vec![ax];
