@@ -401,7 +401,8 @@ pub fn extract_patches(
             images.shape()
         )));
     };
-    let ([kr, kc], [sr, sc], [rr, rc]) = (spatial("sizes", sizes)?, spatial("strides", strides)?, spatial("rates", rates)?);
+    let ([kr, kc], [sr, sc], [rr, rc]) =
+        (spatial("sizes", sizes)?, spatial("strides", strides)?, spatial("rates", rates)?);
     let (out_r, pad_r) = window(h, kr, sr, rr, padding)?;
     let (out_c, pad_c) = window(w, kc, sc, rc, padding)?;
     let depth = checked_numel(&[kr, kc, c], op)?;
@@ -525,8 +526,14 @@ mod tests {
     fn saturation_bounds_match_tf() {
         // TF nudges float32 bounds that round outside the target range.
         let x = Tensor::from_vec(vec![3e9f32, -3e9, 5e9], &[3]).unwrap();
-        assert_eq!(saturate_cast(&x, DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![2_147_483_520, i32::MIN, 2_147_483_520]);
-        assert_eq!(saturate_cast(&x, DType::U32).unwrap().to_vec::<u32>().unwrap(), vec![3_000_000_000, 0, 4_294_967_040]);
+        assert_eq!(
+            saturate_cast(&x, DType::I32).unwrap().to_vec::<i32>().unwrap(),
+            vec![2_147_483_520, i32::MIN, 2_147_483_520]
+        );
+        assert_eq!(
+            saturate_cast(&x, DType::U32).unwrap().to_vec::<u32>().unwrap(),
+            vec![3_000_000_000, 0, 4_294_967_040]
+        );
         let i = Tensor::from_vec(vec![-5i16, 300], &[2]).unwrap();
         assert_eq!(saturate_cast(&i, DType::U8).unwrap().to_vec::<u8>().unwrap(), vec![0, 255]);
     }
