@@ -228,6 +228,10 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the view is too big to copy.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        if self.numel() == 0 {
+            // an empty view may sit past the end of its storage (`zeros([5, 0])[4]`)
+            return Ok(Vec::new());
+        }
         let c = self.contiguous()?;
         let size = c.dtype.size();
         let start = c.layout.offset() * size;
@@ -387,5 +391,22 @@ fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usiz
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_views_past_the_end_of_storage_read_as_empty() {
+        // zeros([5, 0]) owns no bytes; its row 4 is an empty view at offset 4
+        let t = Tensor::zeros(&[5, 0], DType::F32).unwrap();
+        let row = t.slice(&[SliceArg::Index(4)]).unwrap();
+        assert_eq!(row.shape(), &[0]);
+        assert_eq!(row.to_bytes().unwrap(), Vec::<u8>::new());
+        assert_eq!(row.to_vec::<f32>().unwrap(), Vec::<f32>::new());
+        assert_eq!(row.contiguous().unwrap().numel(), 0);
+        assert_eq!(row.as_slice::<f32>(), None);
     }
 }
