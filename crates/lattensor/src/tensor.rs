@@ -55,6 +55,28 @@ impl Tensor {
         })
     }
 
+    /// A contiguous, strong tensor whose elements are unspecified until written:
+    /// for outputs that a kernel fills in full (bool tensors are zeroed, so
+    /// their bytes are always valid `bool`s).
+    ///
+    /// # Errors
+    /// As [`Tensor::zeros`].
+    pub(crate) fn for_overwrite(shape: &[usize], dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Bool {
+            return Tensor::zeros(shape, dtype);
+        }
+        let n = checked_numel(shape, "allocate")?;
+        let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
+            Error::ResourceExhausted(format!("allocate: shape {shape:?} of {dtype} overflows the address space"))
+        })?;
+        Ok(Tensor {
+            storage: Arc::new(Storage::for_overwrite(bytes)?),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+        })
+    }
+
     /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
     ///
     /// # Errors
@@ -251,7 +273,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the result cannot be allocated.
     pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        let mut out = Tensor::zeros(self.shape(), dtype)?;
+        let mut out = Tensor::for_overwrite(self.shape(), dtype)?;
         with_dtype!(dtype, T, {
             let dst = out.data_mut::<T>();
             crate::kernels::copy_into(self, dst);
