@@ -61,6 +61,29 @@ impl Tensor {
         })
     }
 
+    /// A contiguous, strong tensor whose elements are unspecified until written:
+    /// for outputs that a kernel fills in full (bool tensors are zeroed, so
+    /// their bytes are always valid `bool`s).
+    ///
+    /// # Errors
+    /// As [`Tensor::zeros`].
+    pub(crate) fn for_overwrite(op: &str, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Bool {
+            return Tensor::zeros_for(op, shape, dtype);
+        }
+        let n = checked_numel(shape, op)?;
+        let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
+            Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
+        })?;
+        crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
+        Ok(Tensor {
+            storage: Arc::new(Storage::for_overwrite(bytes)?),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+        })
+    }
+
     /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
     ///
     /// # Errors
@@ -261,7 +284,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the result cannot be allocated.
     pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        let mut out = Tensor::zeros_for("cast", self.shape(), dtype)?;
+        let mut out = Tensor::for_overwrite("cast", self.shape(), dtype)?;
         with_dtype!(dtype, T, {
             let dst = out.data_mut::<T>();
             crate::kernels::copy_into(self, dst);
