@@ -1,0 +1,122 @@
+"""Every name of the guide's WeakTensor API list is reachable by its TF path."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import lattensor as lt
+
+from conftest import REPO
+
+API_LIST = REPO / "docs" / "weak_tensor_apis.txt"
+
+#: Names of the list that the Rust library does not implement yet. Each is an
+#: expected failure (strict: the test fails once the name appears, so this
+#: list must shrink with the library).
+NOT_YET_BOUND: set[str] = {
+    "tf.debugging.check_numerics",
+    "tf.identity",
+    "tf.image.adjust_brightness",
+    "tf.image.adjust_gamma",
+    "tf.image.extract_patches",
+    "tf.image.random_brightness",
+    "tf.image.stateless_random_brightness",
+    "tf.stop_gradient",
+    "tf.experimental.numpy.ascontiguousarray",
+    "tf.experimental.numpy.average",
+    "tf.experimental.numpy.cbrt",
+    "tf.experimental.numpy.copy",
+    "tf.experimental.numpy.cumprod",
+    "tf.experimental.numpy.cumsum",
+    "tf.experimental.numpy.deg2rad",
+    "tf.experimental.numpy.diag",
+    "tf.experimental.numpy.diagflat",
+    "tf.experimental.numpy.diagonal",
+    "tf.experimental.numpy.diff",
+    "tf.experimental.numpy.empty_like",
+    "tf.experimental.numpy.exp2",
+    "tf.experimental.numpy.fabs",
+    "tf.experimental.numpy.fix",
+    "tf.experimental.numpy.flatten",
+    "tf.experimental.numpy.flip",
+    "tf.experimental.numpy.fliplr",
+    "tf.experimental.numpy.flipud",
+    "tf.experimental.numpy.log10",
+    "tf.experimental.numpy.log2",
+    "tf.experimental.numpy.moveaxis",
+    "tf.experimental.numpy.nanmean",
+    "tf.experimental.numpy.positive",
+    "tf.experimental.numpy.rad2deg",
+    "tf.experimental.numpy.ravel",
+    "tf.experimental.numpy.repeat",
+    "tf.experimental.numpy.rot90",
+    "tf.experimental.numpy.signbit",
+    "tf.experimental.numpy.sinc",
+    "tf.experimental.numpy.sort",
+    "tf.experimental.numpy.swapaxes",
+    "tf.experimental.numpy.trace",
+    "tf.experimental.numpy.triu",
+    "tf.experimental.numpy.vander",
+}
+
+
+def _names():
+    seen = []
+    for line in API_LIST.read_text().split():
+        if line.startswith("tf.") and line not in seen:
+            seen.append(line)
+    return seen
+
+
+def _resolve(tf_path: str):
+    parts = tf_path.split(".")[1:]
+    obj = lt
+    for p in parts:
+        obj = getattr(obj, p)
+    return obj
+
+
+def test_the_list_is_complete():
+    names = _names()
+    assert len(names) >= 200, len(names)
+
+
+@pytest.mark.parametrize(
+    "tf_path",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="not in the Rust library yet"))
+        if n in NOT_YET_BOUND
+        else n
+        for n in _names()
+    ],
+)
+def test_reachable_by_tf_path(tf_path):
+    f = _resolve(tf_path)
+    assert callable(f), tf_path
+
+
+def test_numpy_alias_is_the_same_module():
+    import lattensor.numpy as tnp1
+    import lattensor.experimental.numpy as tnp2
+
+    assert tnp1 is tnp2 is lt.numpy is lt.experimental.numpy
+
+
+@pytest.mark.parametrize(
+    "mod",
+    ["lattensor.math", "lattensor.math.special", "lattensor.nn", "lattensor.linalg", "lattensor.image",
+     "lattensor.bitwise", "lattensor.debugging", "lattensor.errors", "lattensor.experimental.numpy"],
+)
+def test_namespaces_import(mod):
+    assert importlib.import_module(mod) is not None
+
+
+def test_dtypes_exist_with_tf_names():
+    names = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
+             "bfloat16", "float16", "float32", "float64", "complex64", "complex128"]
+    for n in names:
+        d = getattr(lt, n)
+        assert isinstance(d, lt.DType) and d.name == n
+    assert lt.half == lt.float16 and lt.double == lt.float64
