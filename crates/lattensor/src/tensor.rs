@@ -43,10 +43,16 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the size overflows or exceeds the memory limit.
     pub fn zeros(shape: &[usize], dtype: DType) -> Result<Tensor> {
-        let n = checked_numel(shape, "zeros")?;
+        Tensor::zeros_for("zeros", shape, dtype)
+    }
+
+    /// [`Tensor::zeros`] for `op`: size errors name `op` and the requested shape.
+    pub(crate) fn zeros_for(op: &str, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        let n = checked_numel(shape, op)?;
         let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
-            Error::ResourceExhausted(format!("zeros: shape {shape:?} of {dtype} overflows the address space"))
+            Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
         })?;
+        crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
         Ok(Tensor {
             storage: Arc::new(Storage::zeroed(bytes)?),
             layout: Layout::contiguous(shape)?,
@@ -268,7 +274,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the result cannot be allocated.
     pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        let mut out = Tensor::zeros(self.shape(), dtype)?;
+        let mut out = Tensor::zeros_for("cast", self.shape(), dtype)?;
         with_dtype!(dtype, T, {
             let dst = out.data_mut::<T>();
             crate::kernels::copy_into(self, dst);

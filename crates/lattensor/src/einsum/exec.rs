@@ -119,12 +119,19 @@ fn prepare(t: &Tensor, axes: &[Option<usize>]) -> (Tensor, Vec<usize>) {
 fn data<C: Element>(t: &Tensor) -> Result<Cow<'_, [C]>> {
     match t.as_slice::<C>() {
         Some(s) => Ok(Cow::Borrowed(s)),
-        None => Ok(Cow::Owned(t.to_vec::<C>()?)),
+        None => {
+            let n = t.numel();
+            crate::storage::check_alloc(
+                n.saturating_mul(C::DTYPE.size()),
+                &format!("einsum (a copy of an operand view of shape {:?})", t.shape()),
+            )?;
+            Ok(Cow::Owned(t.to_vec::<C>()?))
+        }
     }
 }
 
 fn new_tensor<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])) -> Result<Tensor> {
-    let mut out = Tensor::zeros(shape, C::DTYPE)?;
+    let mut out = Tensor::zeros_for("einsum", shape, C::DTYPE)?;
     fill(out.data_mut::<C>());
     Ok(out)
 }
@@ -162,7 +169,7 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     let labels = keep.iter().map(|&a| op.labels[a]).collect();
     let leading = gone.iter().enumerate().all(|(q, &a)| a == q); // summed axes come first
     let t = if inner == 0 {
-        Tensor::zeros(&shape, C::DTYPE)?
+        Tensor::zeros_for("einsum", &shape, C::DTYPE)?
     } else if leading && op.t.is_contiguous() && !keep.is_empty() {
         // column sums of a contiguous [summed, kept] block: add whole rows, no transpose copy
         let d = data::<C>(&op.t)?;
@@ -321,7 +328,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
     }
     let a3 = ta.reshape(&[bt as isize, m as isize, k as isize])?;
     let b3 = tb.reshape(&[bt as isize, k as isize, n as isize])?;
-    let mut out = Tensor::zeros(&[bt, m, n], C::DTYPE)?;
+    let mut out = Tensor::zeros_for("einsum", &[bt, m, n], C::DTYPE)?;
     bmm::<C>(&a3, &b3, out.data_mut::<C>(), [bt, m, k, n])?;
     let t = out.reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
     Ok(Op { t, labels })
