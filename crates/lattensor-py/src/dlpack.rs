@@ -86,9 +86,17 @@ pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<crate::tensor::PyTensor> 
     let size = dtype.size();
     let shape: Vec<usize> = r.shape().iter().map(|&d| usize::try_from(d).unwrap_or(0)).collect();
     let strides = r.strides_or_compact().map_err(|e| PyBufferError::new_err(e.to_string()))?;
-    let numel: usize = shape.iter().product();
+    let nbytes = shape.iter().try_fold(size, |n, &d| n.checked_mul(d)).ok_or_else(|| {
+        crate::errors::ResourceExhaustedError::new_err(format!(
+            "from_dlpack: shape {shape:?} overflows the address space"
+        ))
+    })?;
+    let numel = nbytes / size;
     let base = (r.data_ptr() as *const u8).wrapping_add(r.byte_offset() as usize);
-    let mut bytes = Vec::with_capacity(numel * size);
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(nbytes).map_err(|_| {
+        crate::errors::ResourceExhaustedError::new_err(format!("from_dlpack: cannot allocate {nbytes} bytes"))
+    })?;
     if numel > 0 && r.is_compact().unwrap_or(false) {
         // SAFETY: a compact tensor's `numel` elements are contiguous from `base`.
         bytes.extend_from_slice(unsafe { std::slice::from_raw_parts(base, numel * size) });

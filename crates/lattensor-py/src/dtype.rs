@@ -60,7 +60,7 @@ impl PyDType {
     /// The NumPy scalar type (`ml_dtypes.bfloat16` for bfloat16).
     #[getter]
     fn as_numpy_dtype<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        Ok(convert::numpy_descr(py, self.d)?.getattr("type")?)
+        convert::numpy_descr(py, self.d)?.getattr("type")
     }
 
     /// The dtype of a real component: complex64 → float32, others unchanged.

@@ -8,12 +8,7 @@ use lattensor::{Category, Error};
 use pyo3::exceptions::{PyException, PyOSError, PyTypeError};
 use pyo3::prelude::*;
 
-pyo3::create_exception!(
-    errors,
-    OpError,
-    PyException,
-    "Base of the errors an op raises (TF's `tf.errors.OpError`)."
-);
+pyo3::create_exception!(errors, OpError, PyException, "Base of the errors an op raises (TF's `tf.errors.OpError`).");
 pyo3::create_exception!(errors, InvalidArgumentError, OpError, "An op received an invalid argument.");
 pyo3::create_exception!(errors, OutOfRangeError, OpError, "A value is outside the range an op accepts.");
 pyo3::create_exception!(

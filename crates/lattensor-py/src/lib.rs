@@ -28,11 +28,7 @@ pub const GIL_RELEASE_MIN_ELEMENTS: usize = 1 << 14;
 /// Runs a library call under the caller's promotion mode; releases the GIL
 /// when `work` (elements touched) is large enough for other threads to gain.
 #[inline]
-pub fn run<R: Send>(
-    py: Python<'_>,
-    work: usize,
-    f: impl FnOnce() -> lattensor::Result<R> + Send,
-) -> PyResult<R> {
+pub fn run<R: Send>(py: Python<'_>, work: usize, f: impl FnOnce() -> lattensor::Result<R> + Send) -> PyResult<R> {
     let m = mode::effective();
     if work >= GIL_RELEASE_MIN_ELEMENTS { py.detach(|| with_mode(m, f)) } else { with_mode(m, f) }.py()
 }

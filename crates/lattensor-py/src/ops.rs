@@ -33,7 +33,7 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
             Arg::Scalar(s) => crate::run_quiet(|| s.to_tensor()).py()?,
         });
     };
-    let numpy_input = value.cast::<numpy::PyUntypedArray>().is_ok() || !matches!(a, Arg::Ref(_) | Arg::Scalar(_)) && is_numpy(value);
+    let numpy_input = matches!(a, Arg::Owned(_)) && is_numpy(value);
     match a {
         // NumPy data converts like NumPy's astype (TF casts NumPy arrays silently too).
         Arg::Owned(t) if numpy_input => t.cast(d).py(),
@@ -46,11 +46,11 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
 }
 
 fn is_numpy(value: &Bound<'_, PyAny>) -> bool {
-    value.get_type().module().map(|m| m.to_string() == "numpy").unwrap_or(false)
+    value.get_type().module().map(|m| m == "numpy").unwrap_or(false)
 }
 
 /// A reduction's `axis` argument: None, an int, a sequence of ints, or an integer tensor.
-fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
+pub fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
     let Some(a) = axis.filter(|a| !a.is_none()) else { return Ok(Axes::All) };
     if let Ok(i) = a.extract::<isize>() {
         return Ok(Axes::Some(vec![i]));
@@ -245,7 +245,8 @@ pub fn constant(
     let Some(shape) = shape.filter(|s| !s.is_none()) else { return Ok(PyTensor::new(t)) };
     let s = ints(shape, "shape")?;
     let target: Vec<usize> = s.iter().map(|&d| d.max(0) as usize).collect();
-    if t.numel() == 1 && target.iter().product::<usize>() != 1 {
+    let target_numel = target.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    if t.numel() == 1 && target_numel != Some(1) && !s.contains(&-1) {
         let b = t.reshape(&[]).py()?.broadcast_to(&target).py()?;
         return Ok(PyTensor::new(b.contiguous().py()?.with_weak(t.is_weak())));
     }
@@ -273,18 +274,14 @@ pub fn bitcast(input: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, name: Opt<'_
     lattensor::bitcast(&t, d).py().map(PyTensor::new)
 }
 
-fn einsum_with(
-    py: Python<'_>,
-    numpy_rules: bool,
-    equation: &str,
-    inputs: &Bound<'_, PyTuple>,
-) -> PyResult<PyTensor> {
+fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
     // tf.einsum also accepts the operands as one list
-    let items: Vec<Bound<'_, PyAny>> = if inputs.len() == 1 && inputs.get_item(0)?.is_instance_of::<pyo3::types::PyList>() {
-        inputs.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
-    } else {
-        inputs.iter().collect()
-    };
+    let items: Vec<Bound<'_, PyAny>> =
+        if inputs.len() == 1 && inputs.get_item(0)?.is_instance_of::<pyo3::types::PyList>() {
+            inputs.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            inputs.iter().collect()
+        };
     let ts = items.iter().map(convert::to_tensor).collect::<PyResult<Vec<_>>>()?;
     let refs: Vec<&Tensor> = ts.iter().collect();
     let work = ts.iter().map(Tensor::numel).max().unwrap_or(0);
@@ -345,7 +342,8 @@ pub fn matmul(
     let _ = (a_is_sparse, b_is_sparse, name);
     let (x, y) = (convert::to_tensor(a)?, convert::to_tensor(b)?);
     let work = x.numel().saturating_mul(y.shape().last().copied().unwrap_or(1));
-    let r = run(py, work, || lattensor::ops::linalg::matmul_ext(&x, &y, transpose_a, transpose_b, adjoint_a, adjoint_b))?;
+    let r =
+        run(py, work, || lattensor::ops::linalg::matmul_ext(&x, &y, transpose_a, transpose_b, adjoint_a, adjoint_b))?;
     match opt_dtype(output_type)? {
         Some(d) if d != r.dtype() => r.cast(d).py().map(PyTensor::new),
         _ => Ok(PyTensor::new(r)),
@@ -619,7 +617,12 @@ pub fn gelu(py: Python<'_>, features: &Bound<'_, PyAny>, approximate: bool, name
 /// `tf.nn.log_softmax(logits, axis=-1)`.
 #[pyfunction]
 #[pyo3(signature = (logits, axis = None, name = None))]
-pub fn log_softmax(py: Python<'_>, logits: &Bound<'_, PyAny>, axis: Option<i32>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+pub fn log_softmax(
+    py: Python<'_>,
+    logits: &Bound<'_, PyAny>,
+    axis: Option<i32>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
     let _ = name;
     let t = convert::to_tensor(logits)?;
     run(py, t.numel(), || lattensor::ops::nn::log_softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
@@ -646,7 +649,12 @@ fn nhwc(data_format: &str) -> PyResult<()> {
 /// `tf.nn.space_to_depth(input, block_size, data_format="NHWC")`.
 #[pyfunction]
 #[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
-pub fn space_to_depth(input: &Bound<'_, PyAny>, block_size: usize, data_format: &str, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+pub fn space_to_depth(
+    input: &Bound<'_, PyAny>,
+    block_size: usize,
+    data_format: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
     let _ = name;
     nhwc(data_format)?;
     let t = convert::to_tensor(input)?;
@@ -656,7 +664,12 @@ pub fn space_to_depth(input: &Bound<'_, PyAny>, block_size: usize, data_format: 
 /// `tf.nn.depth_to_space(input, block_size, data_format="NHWC")`.
 #[pyfunction]
 #[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
-pub fn depth_to_space(input: &Bound<'_, PyAny>, block_size: usize, data_format: &str, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+pub fn depth_to_space(
+    input: &Bound<'_, PyAny>,
+    block_size: usize,
+    data_format: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
     let _ = name;
     nhwc(data_format)?;
     let t = convert::to_tensor(input)?;
@@ -718,6 +731,134 @@ pub fn set_max_tensor_bytes(n: u64) {
     lattensor::set_max_tensor_bytes(n)
 }
 
+/// `tf.identity(input)`: the same tensor (dtype and weakness kept).
+#[pyfunction]
+#[pyo3(signature = (input, name = None))]
+pub fn identity(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    Ok(PyTensor::new(lattensor::identity(&convert::to_tensor(input)?)))
+}
+
+/// `tf.stop_gradient(input)`: the same tensor (lattensor has no gradients).
+#[pyfunction]
+#[pyo3(signature = (input, name = None))]
+pub fn stop_gradient(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    Ok(PyTensor::new(lattensor::stop_gradient(&convert::to_tensor(input)?)))
+}
+
+/// `tf.debugging.check_numerics(tensor, message)`: raises InvalidArgumentError on NaN or Inf.
+#[pyfunction]
+#[pyo3(signature = (tensor, message, name = None))]
+pub fn check_numerics(
+    py: Python<'_>,
+    tensor: &Bound<'_, PyAny>,
+    message: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(tensor)?;
+    run(py, t.numel(), || lattensor::debugging::check_numerics(&t, message)).map(PyTensor::new)
+}
+
+/// `tf.image.adjust_brightness(image, delta)`.
+#[pyfunction]
+#[pyo3(signature = (image, delta))]
+pub fn adjust_brightness(py: Python<'_>, image: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let d = arg(delta)?;
+    run(py, t.numel(), || lattensor::image::adjust_brightness(&t, d.operand())).map(PyTensor::new)
+}
+
+/// `tf.image.adjust_gamma(image, gamma=1, gain=1)`.
+#[pyfunction]
+#[pyo3(signature = (image, gamma = None, gain = None))]
+pub fn adjust_gamma(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    gamma: Opt<'_, '_>,
+    gain: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let one = || Arg::Scalar(Scalar::Int(1));
+    let g = gamma.map(arg).transpose()?.unwrap_or_else(one);
+    let k = gain.map(arg).transpose()?.unwrap_or_else(one);
+    run(py, t.numel(), || lattensor::image::adjust_gamma(&t, g.operand(), k.operand())).map(PyTensor::new)
+}
+
+fn usizes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
+    ints(obj, what)?
+        .into_iter()
+        .map(|v| usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} entries must be ≥ 0"))))
+        .collect()
+}
+
+/// `tf.image.extract_patches(images, sizes, strides, rates, padding)`.
+#[pyfunction]
+#[pyo3(signature = (images, sizes, strides, rates, padding, name = None))]
+pub fn extract_patches(
+    py: Python<'_>,
+    images: &Bound<'_, PyAny>,
+    sizes: &Bound<'_, PyAny>,
+    strides: &Bound<'_, PyAny>,
+    rates: &Bound<'_, PyAny>,
+    padding: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(images)?;
+    let (sz, st, rt) = (usizes(sizes, "sizes")?, usizes(strides, "strides")?, usizes(rates, "rates")?);
+    let pad: lattensor::image::Padding = padding.parse().py()?;
+    run(py, t.numel(), || lattensor::image::extract_patches(&t, &sz, &st, &rt, pad)).map(PyTensor::new)
+}
+
+/// `tf.image.random_brightness(image, max_delta, seed=None)`.
+#[pyfunction]
+#[pyo3(signature = (image, max_delta, seed = None))]
+pub fn random_brightness(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    max_delta: f64,
+    seed: Option<u64>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    run(py, t.numel(), || lattensor::image::random_brightness(&t, max_delta, seed)).map(PyTensor::new)
+}
+
+/// `tf.image.stateless_random_brightness(image, max_delta, seed)` (`seed`: two ints).
+#[pyfunction]
+#[pyo3(signature = (image, max_delta, seed))]
+pub fn stateless_random_brightness(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    max_delta: f64,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let s = ints(seed, "seed")?;
+    let [a, b] = s[..] else {
+        return Err(PyValueError::new_err("seed must hold exactly two integers"));
+    };
+    run(py, t.numel(), || lattensor::image::stateless_random_brightness(&t, max_delta, [a as i64, b as i64]))
+        .map(PyTensor::new)
+}
+
+/// `tf.image.convert_image_dtype(image, dtype, saturate=False)`.
+#[pyfunction]
+#[pyo3(signature = (image, dtype, saturate = false, name = None))]
+pub fn convert_image_dtype(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    dtype: &Bound<'_, PyAny>,
+    saturate: bool,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(image)?;
+    let d = as_dtype(dtype)?;
+    run(py, t.numel(), || lattensor::image::convert_image_dtype(&t, d, saturate)).map(PyTensor::new)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_unary(m)?;
     register_binary(m)?;
@@ -758,6 +899,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(result_type, m)?,
         wrap_pyfunction!(_from_bytes, m)?,
         wrap_pyfunction!(max_tensor_bytes, m)?,
+        wrap_pyfunction!(identity, m)?,
+        wrap_pyfunction!(stop_gradient, m)?,
+        wrap_pyfunction!(check_numerics, m)?,
+        wrap_pyfunction!(adjust_brightness, m)?,
+        wrap_pyfunction!(adjust_gamma, m)?,
+        wrap_pyfunction!(extract_patches, m)?,
+        wrap_pyfunction!(random_brightness, m)?,
+        wrap_pyfunction!(stateless_random_brightness, m)?,
+        wrap_pyfunction!(convert_image_dtype, m)?,
         wrap_pyfunction!(set_max_tensor_bytes, m)?,
     ] {
         m.add_function(f)?;

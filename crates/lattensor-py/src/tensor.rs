@@ -32,7 +32,6 @@ impl PyTensor {
     }
 }
 
-
 #[pymethods]
 impl PyTensor {
     #[new]
@@ -97,13 +96,13 @@ impl PyTensor {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let mut a = convert::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
-        if let Some(d) = dtype.filter(|d| !d.is_none()) {
-            if !a.getattr("dtype")?.eq(d)? {
-                if copy == Some(false) {
-                    return Err(PyValueError::new_err("converting to another dtype needs a copy, but copy=False"));
-                }
-                return a.call_method1("astype", (d,));
+        if let Some(d) = dtype.filter(|d| !d.is_none())
+            && !a.getattr("dtype")?.eq(d)?
+        {
+            if copy == Some(false) {
+                return Err(PyValueError::new_err("converting to another dtype needs a copy, but copy=False"));
             }
+            return a.call_method1("astype", (d,));
         }
         if copy == Some(true) {
             a = a.call_method0("copy")?;
@@ -347,7 +346,12 @@ impl PyTensor {
         run(py, self.t.numel(), || f(&self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    pub(crate) fn __pow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         no_modulo(modulo)?;
         let b = arg(other)?;
         run(py, self.t.numel().max(b.numel()), || ops::pow(&self.t, b.operand())).map(PyTensor::new)

@@ -51,7 +51,9 @@ impl PyVariable {
             None => convert::to_tensor(initial_value)?,
         };
         let v = crate::run_quiet(|| Variable::new(init)).py()?;
-        let trainable = trainable.unwrap_or_else(|| true.into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.None()));
+        let trainable = trainable.unwrap_or_else(|| {
+            true.into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.None())
+        });
         Ok(PyVariable { v: Arc::new(v), name: name.unwrap_or_else(|| "Variable:0".into()), trainable })
     }
 
@@ -192,10 +194,20 @@ impl PyVariable {
     fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         self.read_value().__rmatmul__(py, other)
     }
-    fn __pow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         self.read_value().__pow__(py, other, modulo)
     }
-    fn __rpow__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, modulo: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+    fn __rpow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
         self.read_value().__rpow__(py, other, modulo)
     }
     fn __neg__(&self, py: Python<'_>) -> PyResult<PyTensor> {
