@@ -14,6 +14,7 @@ mod errors;
 mod mode;
 mod ops;
 mod tensor;
+mod tnp;
 mod variable;
 
 use lattensor::promote::with_mode;
@@ -54,6 +55,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(as_dtype, m)?)?;
     ops::register(m)?;
+    tnp::register(m)?;
     let errors = PyModule::new(py, "errors")?;
     errors::register(&errors)?;
     m.add_submodule(&errors)?;

@@ -56,6 +56,7 @@ pub mod linalg;
 pub mod math;
 pub mod nn;
 pub mod npy;
+pub mod numpy;
 pub mod ops;
 pub mod promote;
 mod scalar;

@@ -232,15 +232,29 @@ fn check_gamma(gamma: &Tensor) -> Result<()> {
     }
 }
 
+/// `y` cast to the dtype `x ⊕ y` promotes to in the current mode (whose
+/// refusals surface here). TF converts an operand to the result dtype before
+/// the kernel runs, so `float16 ** 2.2` raises to `float16(2.2) = 2.19921875`;
+/// casting first gives that rounding for literals and tensors alike.
+fn in_result_dtype(op: &str, x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let t = promote::promote_for(op, x.lattice_type(), y.lattice_type(), promote::current_mode())?;
+    y.cast(t.dtype)
+}
+
 /// Gamma correction `gain · image ** gamma` (`tf.image.adjust_gamma`).
 ///
 /// The image is handled as in [`adjust_brightness`]: `float16`/`float32`
 /// images are used directly, others converted to `float32` in `[0, 1]` and
 /// back with saturation. `gamma` and `gain` (literals or tensors) promote with
-/// the working image through the lattice in the current mode, so a `float64`
-/// gamma makes the power run in `float64` before the result is converted back
-/// to the image's dtype (TF does the same). TF's defaults are `gamma = 1`,
-/// `gain = 1`. The result has the image's dtype and is strong.
+/// the working image through the lattice in the current mode and are converted
+/// to the promoted dtype before use (so on a `float16` image a literal gamma is
+/// rounded to `float16`, as in TF), and a `float64` gamma makes the power run
+/// in `float64` before the result is converted back to the image's dtype (TF
+/// does the same). TF's defaults are `gamma = 1`, `gain = 1`. The result has
+/// the image's dtype and is strong.
+///
+/// The power is the correctly rounded `powf`/`pow` of the platform; TF's
+/// vectorised Eigen `pow` is sometimes one ulp further from the true value.
 ///
 /// ```
 /// use lattensor::{image, DType, Tensor};
@@ -261,10 +275,11 @@ fn check_gamma(gamma: &Tensor) -> Result<()> {
 pub fn adjust_gamma<'a>(image: &Tensor, gamma: impl Into<Operand<'a>>, gain: impl Into<Operand<'a>>) -> Result<Tensor> {
     let orig = image_dtype("adjust_gamma", image.dtype())?;
     let gamma = operand_tensor(gamma.into())?;
-    let gain = gain.into();
+    let gain = operand_tensor(gain.into())?;
     check_gamma(&gamma)?;
     let flt = all_mode(|| working_float(image))?;
-    let adjusted = ops::multiply(gain, &ops::pow(&flt, &gamma)?)?;
+    let powered = all_mode(|| ops::pow(&flt, &in_result_dtype("pow", &flt, &gamma)?))?;
+    let adjusted = all_mode(|| ops::multiply(&in_result_dtype("multiply", &powered, &gain)?, &powered))?;
     if adjusted.dtype().is_complex() {
         return Err(Error::UnsupportedDType {
             op: "adjust_gamma".into(),
@@ -386,7 +401,8 @@ pub fn extract_patches(
             images.shape()
         )));
     };
-    let ([kr, kc], [sr, sc], [rr, rc]) = (spatial("sizes", sizes)?, spatial("strides", strides)?, spatial("rates", rates)?);
+    let ([kr, kc], [sr, sc], [rr, rc]) =
+        (spatial("sizes", sizes)?, spatial("strides", strides)?, spatial("rates", rates)?);
     let (out_r, pad_r) = window(h, kr, sr, rr, padding)?;
     let (out_c, pad_c) = window(w, kc, sc, rc, padding)?;
     let depth = checked_numel(&[kr, kc, c], op)?;
@@ -510,8 +526,14 @@ mod tests {
     fn saturation_bounds_match_tf() {
         // TF nudges float32 bounds that round outside the target range.
         let x = Tensor::from_vec(vec![3e9f32, -3e9, 5e9], &[3]).unwrap();
-        assert_eq!(saturate_cast(&x, DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![2_147_483_520, i32::MIN, 2_147_483_520]);
-        assert_eq!(saturate_cast(&x, DType::U32).unwrap().to_vec::<u32>().unwrap(), vec![3_000_000_000, 0, 4_294_967_040]);
+        assert_eq!(
+            saturate_cast(&x, DType::I32).unwrap().to_vec::<i32>().unwrap(),
+            vec![2_147_483_520, i32::MIN, 2_147_483_520]
+        );
+        assert_eq!(
+            saturate_cast(&x, DType::U32).unwrap().to_vec::<u32>().unwrap(),
+            vec![3_000_000_000, 0, 4_294_967_040]
+        );
         let i = Tensor::from_vec(vec![-5i16, 300], &[2]).unwrap();
         assert_eq!(saturate_cast(&i, DType::U8).unwrap().to_vec::<u8>().unwrap(), vec![0, 255]);
     }

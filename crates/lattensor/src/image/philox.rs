@@ -21,12 +21,8 @@ pub(crate) fn block(mut counter: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
         }
         let p0 = u64::from(M0) * u64::from(counter[0]);
         let p1 = u64::from(M1) * u64::from(counter[2]);
-        counter = [
-            (p1 >> 32) as u32 ^ counter[1] ^ key[0],
-            p1 as u32,
-            (p0 >> 32) as u32 ^ counter[3] ^ key[1],
-            p0 as u32,
-        ];
+        counter =
+            [(p1 >> 32) as u32 ^ counter[1] ^ key[0], p1 as u32, (p0 >> 32) as u32 ^ counter[3] ^ key[1], p0 as u32];
     }
     counter
 }

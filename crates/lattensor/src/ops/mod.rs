@@ -23,9 +23,9 @@ mod binary;
 pub mod linalg;
 pub mod nn;
 pub mod num;
-mod reduce;
+pub(crate) mod reduce;
 pub mod special;
-mod unary;
+pub(crate) mod unary;
 
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
 pub use binary::{

@@ -415,7 +415,7 @@ fn require_inexact(op: &str, x: &Tensor) -> Result<()> {
 /// # Errors
 /// As [`reduce_sum`]; integer inputs are refused (as TF).
 pub fn reduce_variance(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    variance("reduce_variance", x, axis.into(), keepdims, false)
+    variance("reduce_variance", x, axis.into(), keepdims, false, 0.0)
 }
 
 /// Population standard deviation: `sqrt(reduce_variance)`.
@@ -423,13 +423,16 @@ pub fn reduce_variance(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Res
 /// # Errors
 /// As [`reduce_variance`].
 pub fn reduce_std(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    variance("reduce_std", x, axis.into(), keepdims, true)
+    variance("reduce_std", x, axis.into(), keepdims, true, 0.0)
 }
 
-fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool) -> Result<Tensor> {
+/// Variance (or, with `sqrt`, standard deviation) with `ddof` delta degrees of
+/// freedom: the squared deviations are divided by `max(n - ddof, 0)`, as NumPy.
+pub(crate) fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool, ddof: f64) -> Result<Tensor> {
     require_inexact(op, x)?;
     let p = plan(op, x, &axis, keepdims)?;
     let n = p.inner as f64;
+    let denom = (n - ddof).max(0.0);
     let means: Vec<Complex64> = match sums(&p, x.dtype()) {
         SumValues::Complex(v) => v.into_iter().map(|s| s / n).collect(),
         SumValues::Float(v) => v.into_iter().map(|s| Complex64::new(s / n, 0.0)).collect(),
@@ -447,7 +450,7 @@ fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool) -> Res
                     s = kahan_add(s, (z - m).norm_sqr());
                 }
             });
-            let v = finish(s) / n;
+            let v = finish(s) / denom;
             if sqrt { v.sqrt() } else { v }
         })
         .collect();

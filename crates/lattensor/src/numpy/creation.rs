@@ -1,0 +1,232 @@
+//! Array creation: `array`, `asarray`, `copy`, the `*_like` family and `arange`.
+//!
+//! Without a `dtype`, results keep the input's dtype and weakness (`array(1)`
+//! is `i32*`, `array(1.0)` is `f32*`, as the guide says); an explicit `dtype`
+//! converts with cast semantics and gives a strong tensor.
+
+use super::{Value, to_tensor};
+#[cfg(doc)]
+use crate::error::Error;
+use crate::error::Result;
+use crate::scalar::Scalar;
+use crate::{DType, Tensor};
+
+/// `x` cast to `dtype` (strong) if given, else `x`.
+fn cast_opt(x: Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    match dtype {
+        Some(d) => x.cast(d),
+        None => Ok(x),
+    }
+}
+
+/// A fresh copy with the same dtype and weakness.
+fn fresh(x: &Tensor) -> Result<Tensor> {
+    Ok(x.cast(x.dtype())?.with_weak(x.is_weak()))
+}
+
+/// Makes a tensor (`tnp.array`): literals and lists are weak (`array(1)` is `i32*`);
+/// `dtype` casts and makes it strong; `copy` gives fresh storage (otherwise an input
+/// tensor may be shared); `ndmin` prepends length-1 axes up to that rank.
+///
+/// ```
+/// use lattensor::{numpy, DType};
+/// let a = numpy::array(1, None, true, 0).unwrap();
+/// assert_eq!(a.to_string(), "<Tensor: shape=(), dtype=int32, numpy=1, weak=True>");
+/// let b = numpy::array(vec![1.5, 2.5], Some(DType::I16), true, 2).unwrap();
+/// assert_eq!((b.shape(), b.is_weak(), b.to_vec::<i16>().unwrap()), (&[1usize, 2][..], false, vec![1, 2]));
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a ragged list; [`Error::OutOfRange`] for an integer literal beyond `i64::MAX`.
+pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usize) -> Result<Tensor> {
+    let x = to_tensor(val)?;
+    let x = match dtype {
+        Some(d) => x.cast(d)?,
+        None if copy => fresh(&x)?,
+        None => x,
+    };
+    if x.rank() >= ndmin {
+        return Ok(x);
+    }
+    let mut shape = vec![1isize; ndmin - x.rank()];
+    shape.extend(x.shape().iter().map(|&d| d as isize));
+    x.reshape(&shape)
+}
+
+/// Converts to a tensor without copying (`tnp.asarray`); `dtype` casts (strong).
+///
+/// ```
+/// let t = lattensor::Tensor::from_vec(vec![1u8, 2], &[2]).unwrap();
+/// assert!(lattensor::numpy::asarray(&t, None).unwrap().shares_storage_with(&t));
+/// assert!(lattensor::numpy::asarray(5, None).unwrap().is_weak());
+/// ```
+///
+/// # Errors
+/// As [`array`].
+pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    cast_opt(to_tensor(a)?, dtype)
+}
+
+/// Same as [`asarray`] (`tnp.asanyarray`; there are no tensor subclasses).
+///
+/// ```
+/// assert_eq!(lattensor::numpy::asanyarray(vec![1, 2], None).unwrap().shape(), &[2]);
+/// ```
+///
+/// # Errors
+/// As [`array`].
+pub fn asanyarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    asarray(a, dtype)
+}
+
+/// [`asarray`] with contiguous row-major storage and at least one dimension
+/// (`tnp.ascontiguousarray`, like NumPy's: a scalar becomes shape `[1]`); a
+/// contiguous input is shared, a strided view is copied.
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// let c = lattensor::numpy::ascontiguousarray(&m.t(), None).unwrap();
+/// assert!(c.is_contiguous());
+/// assert_eq!(c.to_vec::<i32>().unwrap(), vec![1, 3, 2, 4]);
+/// ```
+///
+/// # Errors
+/// As [`array`].
+pub fn ascontiguousarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    let x = asarray(a, dtype)?.contiguous()?;
+    if x.rank() == 0 { x.reshape(&[1]) } else { Ok(x) }
+}
+
+/// A copy with fresh storage, same dtype and weakness (`tnp.copy`).
+///
+/// ```
+/// let m = lattensor::constant([1, 2]).unwrap();
+/// let c = lattensor::numpy::copy(&m).unwrap();
+/// assert!(!c.shares_storage_with(&m) && c.is_weak());
+/// ```
+///
+/// # Errors
+/// As [`array`].
+pub fn copy(a: impl Into<Value>) -> Result<Tensor> {
+    fresh(&to_tensor(a)?)
+}
+
+/// Zeros shaped like `a` (`tnp.empty_like`; lattensor never hands out uninitialised memory).
+///
+/// ```
+/// let e = lattensor::numpy::empty_like(vec![1.5, 2.5], None).unwrap();
+/// assert_eq!((e.is_weak(), e.to_vec::<f32>().unwrap()), (true, vec![0.0, 0.0]));
+/// ```
+///
+/// # Errors
+/// As [`array`]; [`Error::ResourceExhausted`] if the result is too large.
+pub fn empty_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    zeros_like(a, dtype)
+}
+
+/// Zeros shaped like `a`, of its dtype and weakness unless `dtype` is given (`tnp.zeros_like`).
+///
+/// ```
+/// let z = lattensor::numpy::zeros_like(vec![1, 2], Some(lattensor::DType::I8)).unwrap();
+/// assert_eq!((z.dtype(), z.is_weak()), (lattensor::DType::I8, false));
+/// ```
+///
+/// # Errors
+/// As [`empty_like`].
+pub fn zeros_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    crate::zeros_like(&to_tensor(a)?, dtype)
+}
+
+/// Ones shaped like `a`, of its dtype and weakness unless `dtype` is given (`tnp.ones_like`).
+///
+/// ```
+/// assert_eq!(lattensor::numpy::ones_like(vec![true], None).unwrap().to_vec::<bool>().unwrap(), vec![true]);
+/// ```
+///
+/// # Errors
+/// As [`empty_like`].
+pub fn ones_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    crate::ones_like(&to_tensor(a)?, dtype)
+}
+
+/// `fill_value` in the shape of `a` (or `shape`, which TF 2.21 does not support), of
+/// `a`'s dtype and weakness unless `dtype` is given; the value converts with cast
+/// semantics (`2.5` fills an int tensor with 2).
+///
+/// ```
+/// let f = lattensor::numpy::full_like(vec![1, 2], 2.5, None, None).unwrap();
+/// assert_eq!(f.to_vec::<i32>().unwrap(), vec![2, 2]);
+/// let g = lattensor::numpy::full_like(vec![1, 2], 7, None, Some(&[2, 2][..])).unwrap();
+/// assert_eq!(g.shape(), &[2, 2]);
+/// ```
+///
+/// # Errors
+/// As [`empty_like`].
+pub fn full_like(
+    a: impl Into<Value>,
+    fill_value: impl Into<Scalar>,
+    dtype: Option<DType>,
+    shape: Option<&[usize]>,
+) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    match shape {
+        None => crate::full_like(&a, fill_value, dtype),
+        Some(s) => {
+            let d = dtype.unwrap_or(a.dtype());
+            Ok(crate::full(s, fill_value, d)?.with_weak(a.is_weak() && dtype.is_none()))
+        }
+    }
+}
+
+/// Evenly spaced values in `[start, stop)` (`tnp.arange`); with `stop = None` the
+/// range is `[0, start)`. Without `dtype` the result type is the lattice join of the
+/// literals and weak (`arange(5, …)` is `i32*`, with a float argument `f32*`); with
+/// `dtype` it is strong.
+///
+/// ```
+/// use lattensor::{numpy, DType};
+/// let r = numpy::arange(5, None, 1, None).unwrap();
+/// assert_eq!((r.dtype(), r.is_weak(), r.to_vec::<i32>().unwrap()), (DType::I32, true, vec![0, 1, 2, 3, 4]));
+/// let f = numpy::arange(-1.5, Some(2.into()), 1, None).unwrap();
+/// assert_eq!(f.to_vec::<f32>().unwrap(), vec![-1.5, -0.5, 0.5, 1.5]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a zero or non-finite step.
+pub fn arange(
+    start: impl Into<Scalar>,
+    stop: Option<Scalar>,
+    step: impl Into<Scalar>,
+    dtype: Option<DType>,
+) -> Result<Tensor> {
+    let (start, stop) = match stop {
+        Some(s) => (start.into(), s),
+        None => (Scalar::Int(0), start.into()),
+    };
+    Ok(crate::arange(start, stop, step, dtype)?.with_weak(dtype.is_none()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_unless_dtype() {
+        assert!(array(1.0, None, false, 0).unwrap().is_weak());
+        assert!(!asarray(1.0, Some(DType::F32)).unwrap().is_weak());
+        assert!(!arange(3, None, 1, Some(DType::I8)).unwrap().is_weak());
+        let t = Tensor::from_vec(vec![1i8, 2], &[2]).unwrap();
+        assert!(!array(&t, None, false, 0).unwrap().is_weak());
+        assert!(!array(&t, None, true, 0).unwrap().shares_storage_with(&t));
+        assert_eq!(ascontiguousarray(2.5, None).unwrap().shape(), &[1]);
+    }
+
+    #[test]
+    fn full_like_with_shape_keeps_the_converted_value() {
+        let t = Tensor::from_vec(vec![1u64, 2], &[2]).unwrap();
+        let f = full_like(&t, u64::MAX, None, Some(&[3][..])).unwrap();
+        assert_eq!(f.to_vec::<u64>().unwrap(), vec![u64::MAX; 3]);
+        let e = full_like(Tensor::zeros(&[0], DType::F32).unwrap(), 1, None, Some(&[2][..])).unwrap();
+        assert_eq!(e.to_vec::<f32>().unwrap(), vec![1.0, 1.0]);
+    }
+}

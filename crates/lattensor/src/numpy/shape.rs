@@ -1,0 +1,642 @@
+//! Shape and ordering functions: `flip`, `rot90`, `swapaxes`, `moveaxis`,
+//! `diagonal`, `diag`, `triu`, `repeat`, `sort`, `diff`, `vander`, ….
+//!
+//! All keep the input's dtype and weakness. Where the result is a
+//! rearrangement of the input's elements it is a view (flips have negative
+//! strides; `swapaxes`/`moveaxis`/`transpose`/`rot90` permute strides;
+//! `diagonal` is strided; `ravel`/`flatten`/`reshape` view contiguous data).
+
+use super::{Axes, Value, to_tensor};
+use crate::error::{Error, Result};
+use crate::layout::{Layout, normalize_axis};
+use crate::ops::{self, unary::unsupported};
+use crate::{Element, SliceArg, Tensor, with_dtype};
+
+/// Normalised, duplicate-free axes of `axes` for a tensor of rank `rank` (`All` = every axis).
+fn axis_list(op: &str, axes: &Axes, rank: usize) -> Result<Vec<usize>> {
+    let list: Vec<usize> = match axes {
+        Axes::All => (0..rank).collect(),
+        Axes::Some(v) => v.iter().map(|&a| normalize_axis(a, rank, op)).collect::<Result<_>>()?,
+    };
+    let mut seen = vec![false; rank];
+    for &a in &list {
+        if std::mem::replace(&mut seen[a], true) {
+            return Err(Error::InvalidArgument(format!("{op}: axis {a} is given twice in {axes:?}")));
+        }
+    }
+    Ok(list)
+}
+
+/// Reverses the order of elements along `axis` (`tnp.flip`); `None`/[`Axes::All`]
+/// reverses every axis, a list reverses several (TF 2.21 accepts only one). A view
+/// with negative strides.
+///
+/// ```
+/// use lattensor::{numpy, Tensor};
+/// let m = Tensor::from_vec((0..6).collect::<Vec<i32>>(), &[2, 3]).unwrap();
+/// assert_eq!(numpy::flip(&m, 1).unwrap().to_vec::<i32>().unwrap(), vec![2, 1, 0, 5, 4, 3]);
+/// assert_eq!(numpy::flip(&m, None).unwrap().to_vec::<i32>().unwrap(), vec![5, 4, 3, 2, 1, 0]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis out of range or given twice.
+pub fn flip(m: impl Into<Value>, axis: impl Into<Axes>) -> Result<Tensor> {
+    let m = to_tensor(m)?;
+    let axes = axis_list("flip", &axis.into(), m.rank())?;
+    let mut args = vec![SliceArg::FULL; m.rank()];
+    for a in axes {
+        args[a] = SliceArg::stepped(None, None, -1);
+    }
+    m.slice(&args)
+}
+
+/// Reverses axis 1 (`tnp.fliplr`), a view.
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// assert_eq!(lattensor::numpy::fliplr(&m).unwrap().to_vec::<i32>().unwrap(), vec![2, 1, 4, 3]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for rank < 2.
+pub fn fliplr(m: impl Into<Value>) -> Result<Tensor> {
+    let m = to_tensor(m)?;
+    need_rank("fliplr", &m, 2)?;
+    flip(&m, 1)
+}
+
+/// Reverses axis 0 (`tnp.flipud`), a view.
+///
+/// ```
+/// assert_eq!(lattensor::numpy::flipud(vec![1, 2, 3]).unwrap().to_vec::<i32>().unwrap(), vec![3, 2, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for rank < 1.
+pub fn flipud(m: impl Into<Value>) -> Result<Tensor> {
+    let m = to_tensor(m)?;
+    need_rank("flipud", &m, 1)?;
+    flip(&m, 0)
+}
+
+fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
+    if x.rank() < rank {
+        return Err(Error::InvalidArgument(format!(
+            "{op}: expected a tensor of rank ≥ {rank}, got shape {:?}",
+            x.shape()
+        )));
+    }
+    Ok(())
+}
+
+/// Rotates by 90° `k` times in the plane of `axes`, from the first axis toward the
+/// second (`tnp.rot90`); a view.
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// let r = lattensor::numpy::rot90(&m, 1, (0, 1)).unwrap();
+/// assert_eq!(r.to_vec::<i32>().unwrap(), vec![2, 4, 1, 3]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for rank < 2, axes out of range or equal.
+pub fn rot90(m: impl Into<Value>, k: i32, axes: (isize, isize)) -> Result<Tensor> {
+    let m = to_tensor(m)?;
+    need_rank("rot90", &m, 2)?;
+    let (a0, a1) = (normalize_axis(axes.0, m.rank(), "rot90")?, normalize_axis(axes.1, m.rank(), "rot90")?);
+    if a0 == a1 {
+        return Err(Error::InvalidArgument(format!("rot90: the axes {axes:?} must be different")));
+    }
+    let mut perm: Vec<usize> = (0..m.rank()).collect();
+    perm.swap(a0, a1);
+    match k.rem_euclid(4) {
+        0 => Ok(m),
+        1 => flip(&m, a1 as i32)?.transpose(&perm),
+        2 => flip(&m, [a0 as i32, a1 as i32]),
+        _ => flip(&m.transpose(&perm)?, a1 as i32),
+    }
+}
+
+/// Interchanges two axes (`tnp.swapaxes`), a view.
+///
+/// ```
+/// let m = lattensor::Tensor::zeros(&[2, 3, 4], lattensor::DType::F32).unwrap();
+/// assert_eq!(lattensor::numpy::swapaxes(&m, 0, -1).unwrap().shape(), &[4, 3, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis out of range.
+pub fn swapaxes(a: impl Into<Value>, axis1: isize, axis2: isize) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    let (i, j) = (normalize_axis(axis1, a.rank(), "swapaxes")?, normalize_axis(axis2, a.rank(), "swapaxes")?);
+    let mut perm: Vec<usize> = (0..a.rank()).collect();
+    perm.swap(i, j);
+    a.transpose(&perm)
+}
+
+/// Moves axes `source` to positions `destination`, keeping the order of the others
+/// (`tnp.moveaxis`); a view. Both are an axis or a list of axes of equal length.
+///
+/// ```
+/// let m = lattensor::Tensor::zeros(&[2, 3, 4], lattensor::DType::I8).unwrap();
+/// assert_eq!(lattensor::numpy::moveaxis(&m, 0, -1).unwrap().shape(), &[3, 4, 2]);
+/// assert_eq!(lattensor::numpy::moveaxis(&m, [0, 1], [2, 0]).unwrap().shape(), &[3, 4, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for axes out of range, repeated, `None`, or lists of different lengths.
+pub fn moveaxis(a: impl Into<Value>, source: impl Into<Axes>, destination: impl Into<Axes>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    let (source, destination) = (source.into(), destination.into());
+    if source == Axes::All || destination == Axes::All {
+        return Err(Error::InvalidArgument("moveaxis: source and destination must be axes, not None".into()));
+    }
+    let src = axis_list("moveaxis", &source, a.rank())?;
+    let dst = axis_list("moveaxis", &destination, a.rank())?;
+    if src.len() != dst.len() {
+        return Err(Error::InvalidArgument(format!(
+            "moveaxis: source {source:?} and destination {destination:?} must have the same number of elements"
+        )));
+    }
+    let mut order: Vec<usize> = (0..a.rank()).filter(|i| !src.contains(i)).collect();
+    let mut pairs: Vec<(usize, usize)> = dst.into_iter().zip(src).collect();
+    pairs.sort_unstable();
+    for (d, s) in pairs {
+        order.insert(d, s);
+    }
+    a.transpose(&order)
+}
+
+/// Permutes the axes (`tnp.transpose`): `None` reverses them; negative axes count from the end. A view.
+///
+/// ```
+/// let m = lattensor::Tensor::zeros(&[2, 3, 4], lattensor::DType::I8).unwrap();
+/// assert_eq!(lattensor::numpy::transpose(&m, None).unwrap().shape(), &[4, 3, 2]);
+/// assert_eq!(lattensor::numpy::transpose(&m, Some(&[1, -1, 0][..])).unwrap().shape(), &[3, 4, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless `axes` is a permutation of the axes.
+pub fn transpose(a: impl Into<Value>, axes: Option<&[isize]>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    match axes {
+        None => Ok(a.t()),
+        Some(p) => {
+            let perm: Vec<usize> =
+                p.iter().map(|&x| normalize_axis(x, a.rank(), "transpose")).collect::<Result<_>>()?;
+            a.transpose(&perm)
+        }
+    }
+}
+
+/// Gives a new shape (`tnp.reshape`); one dimension may be `-1`. A view when possible.
+///
+/// ```
+/// assert_eq!(lattensor::numpy::reshape(vec![1, 2, 3, 4], &[2, -1]).unwrap().shape(), &[2, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if the element counts differ.
+pub fn reshape(a: impl Into<Value>, newshape: &[isize]) -> Result<Tensor> {
+    to_tensor(a)?.reshape(newshape)
+}
+
+/// Inserts a length-1 axis at `axis` (`tnp.expand_dims`), a view.
+///
+/// ```
+/// assert_eq!(lattensor::numpy::expand_dims(vec![1, 2], -1).unwrap().shape(), &[2, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis outside `[-rank-1, rank]`.
+pub fn expand_dims(a: impl Into<Value>, axis: isize) -> Result<Tensor> {
+    to_tensor(a)?.expand_dims(axis)
+}
+
+/// Removes length-1 axes (`tnp.squeeze`): all of them for `None`, else the given ones. A view.
+///
+/// ```
+/// let t = lattensor::Tensor::zeros(&[1, 3, 1], lattensor::DType::F32).unwrap();
+/// assert_eq!(lattensor::numpy::squeeze(&t, None).unwrap().shape(), &[3]);
+/// assert_eq!(lattensor::numpy::squeeze(&t, 0).unwrap().shape(), &[3, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis out of range or not of length 1.
+pub fn squeeze(a: impl Into<Value>, axis: impl Into<Axes>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    match axis.into() {
+        Axes::All => a.squeeze(&[]),
+        Axes::Some(v) if v.is_empty() => Ok(a),
+        Axes::Some(v) => a.squeeze(&v),
+    }
+}
+
+/// The elements as a 1-D tensor in row-major order (`tnp.ravel`); a view of contiguous input.
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// let r = lattensor::numpy::ravel(&m).unwrap();
+/// assert!(r.shares_storage_with(&m));
+/// assert_eq!(r.to_vec::<i32>().unwrap(), vec![1, 2, 3, 4]);
+/// ```
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if a non-contiguous input is too large to copy.
+pub fn ravel(a: impl Into<Value>) -> Result<Tensor> {
+    to_tensor(a)?.reshape(&[-1])
+}
+
+/// Same as [`ravel`] (`tnp.flatten`, C order). Tensors are immutable, so the view
+/// NumPy's copy would protect against cannot be written through.
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// assert_eq!(lattensor::numpy::flatten(&m).unwrap().shape(), &[4]);
+/// ```
+///
+/// # Errors
+/// As [`ravel`].
+pub fn flatten(a: impl Into<Value>) -> Result<Tensor> {
+    ravel(a)
+}
+
+/// The diagonal with `offset` of the plane `(axis1, axis2)` (`tnp.diagonal`): the two
+/// axes are removed and the diagonal becomes the last axis. `offset > 0` takes
+/// `a[i, i + offset]`, `offset < 0` takes `a[i - offset, i]`. A strided view.
+///
+/// ```
+/// let m = lattensor::Tensor::from_vec((0..9).collect::<Vec<i32>>(), &[3, 3]).unwrap();
+/// let d = lattensor::numpy::diagonal(&m, 1, 0, 1).unwrap();
+/// assert!(d.shares_storage_with(&m));
+/// assert_eq!(d.to_vec::<i32>().unwrap(), vec![1, 5]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for rank < 2, axes out of range or equal.
+pub fn diagonal(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    need_rank("diagonal", &a, 2)?;
+    let (i, j) = (normalize_axis(axis1, a.rank(), "diagonal")?, normalize_axis(axis2, a.rank(), "diagonal")?);
+    if i == j {
+        return Err(Error::InvalidArgument(format!("diagonal: axis1 and axis2 cannot be the same (both {i})")));
+    }
+    let (shape, strides) = (a.shape(), a.layout().strides());
+    let (n1, n2) = (shape[i] as isize, shape[j] as isize);
+    let len = if offset >= 0 { n1.min(n2 - offset) } else { (n1 + offset).min(n2) }.max(0) as usize;
+    let mut base = a.layout().offset() as isize;
+    if len > 0 {
+        base += if offset >= 0 { offset * strides[j] } else { -offset * strides[i] };
+    }
+    let keep = (0..a.rank()).filter(|&k| k != i && k != j);
+    let mut s: Vec<usize> = keep.clone().map(|k| shape[k]).collect();
+    let mut st: Vec<isize> = keep.map(|k| strides[k]).collect();
+    s.push(len);
+    st.push(strides[i] + strides[j]);
+    let layout = Layout::from_parts(s, st, base as usize);
+    Ok(Tensor::from_parts(a.storage.clone(), layout, a.dtype(), a.is_weak()))
+}
+
+/// `diag(v, k)` (`tnp.diag`): a 1-D `v` gives the square matrix with `v` on diagonal
+/// `k`; a 2-D `v` gives its diagonal `k` (a view).
+///
+/// ```
+/// let m = lattensor::numpy::diag(vec![1, 2], 1).unwrap();
+/// assert_eq!((m.shape(), m.to_vec::<i32>().unwrap()), (&[3usize, 3][..], vec![0, 1, 0, 0, 0, 2, 0, 0, 0]));
+/// assert_eq!(lattensor::numpy::diag(&m, 1).unwrap().to_vec::<i32>().unwrap(), vec![1, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless `v` is 1-D or 2-D.
+pub fn diag(v: impl Into<Value>, k: isize) -> Result<Tensor> {
+    let v = to_tensor(v)?;
+    match v.rank() {
+        1 => {
+            let n = v.shape()[0];
+            let size = n
+                .checked_add(k.unsigned_abs())
+                .ok_or_else(|| Error::ResourceExhausted(format!("diag: a matrix of side {n} + |{k}| overflows")))?;
+            let mut out = Tensor::zeros(&[size, size], v.dtype())?;
+            with_dtype!(v.dtype(), T, {
+                let src = v.to_vec::<T>()?;
+                let dst = out.data_mut::<T>();
+                let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
+                for (i, x) in src.into_iter().enumerate() {
+                    dst[(r0 + i) * size + c0 + i] = x;
+                }
+            });
+            Ok(out.with_weak(v.is_weak()))
+        }
+        2 => diagonal(&v, k, 0, 1),
+        _ => Err(Error::InvalidArgument(format!("diag: the input must be 1-D or 2-D, got shape {:?}", v.shape()))),
+    }
+}
+
+/// [`diag`] of the flattened input (`tnp.diagflat`).
+///
+/// ```
+/// let m = lattensor::numpy::diagflat(vec![vec![1, 2]], 0).unwrap();
+/// assert_eq!(m.to_vec::<i32>().unwrap(), vec![1, 0, 0, 2]);
+/// ```
+///
+/// # Errors
+/// As [`diag`].
+pub fn diagflat(v: impl Into<Value>, k: isize) -> Result<Tensor> {
+    diag(&ravel(v)?, k)
+}
+
+/// Zeroes the elements below diagonal `k` of the last two axes (`tnp.triu`):
+/// keeps `m[..., i, j]` where `j - i ≥ k`. Bool is accepted (TF 2.21 refuses it).
+///
+/// ```
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// assert_eq!(lattensor::numpy::triu(&m, 0).unwrap().to_vec::<i32>().unwrap(), vec![1, 2, 0, 4]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for rank < 2 (as TF).
+pub fn triu(m: impl Into<Value>, k: isize) -> Result<Tensor> {
+    let m = to_tensor(m)?;
+    need_rank("triu", &m, 2)?;
+    let r = m.rank();
+    let (rows, cols) = (m.shape()[r - 2], m.shape()[r - 1]);
+    let mut out = Tensor::zeros(m.shape(), m.dtype())?;
+    with_dtype!(m.dtype(), T, {
+        let src = m.to_vec::<T>()?;
+        let dst = out.data_mut::<T>();
+        for (idx, (o, x)) in dst.iter_mut().zip(src).enumerate() {
+            let (i, j) = ((idx / cols) % rows.max(1), idx % cols.max(1));
+            if j as isize - i as isize >= k {
+                *o = x;
+            }
+        }
+    });
+    Ok(out.with_weak(m.is_weak()))
+}
+
+/// The Vandermonde matrix of a 1-D `x` (`tnp.vander`): `N` columns (default `len(x)`)
+/// of powers, decreasing (`x^(N-1) … x^0`) unless `increasing`. Integers wrap.
+///
+/// ```
+/// let v = lattensor::numpy::vander(vec![2, 3], None, false).unwrap();
+/// assert_eq!(v.to_vec::<i32>().unwrap(), vec![2, 1, 3, 1]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] unless `x` is 1-D; [`Error::UnsupportedDType`] for bool and
+/// unsigned integers (as TF).
+pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result<Tensor> {
+    let x = to_tensor(x)?;
+    if x.rank() != 1 {
+        return Err(Error::InvalidArgument(format!("vander: x must be 1-D, got shape {:?}", x.shape())));
+    }
+    let d = x.dtype();
+    if d.is_bool() || d.is_unsigned() {
+        return Err(unsupported("vander", d, "signed integers, floats and complex numbers"));
+    }
+    let rows = x.shape()[0];
+    let cols = n.unwrap_or(rows);
+    let mut out = Tensor::zeros(&[rows, cols], d)?;
+    fn fill<A: Copy, T: Element>(
+        src: Vec<A>,
+        dst: &mut [T],
+        cols: usize,
+        inc: bool,
+        one: A,
+        mul: fn(A, A) -> A,
+        put: fn(A) -> T,
+    ) {
+        for (i, &v) in src.iter().enumerate() {
+            let mut p = one;
+            for j in 0..cols {
+                let c = if inc { j } else { cols - 1 - j };
+                dst[i * cols + c] = put(p);
+                p = mul(p, v);
+            }
+        }
+    }
+    crate::with_numeric_dtype!(d, T, {
+        let dst = out.data_mut::<T>();
+        if d.is_complex() {
+            let one = num_complex::Complex64::new(1.0, 0.0);
+            fill(x.to_vec()?, dst, cols, increasing, one, |a, b| a * b, T::from_c128);
+        } else if d.is_float() {
+            fill(x.to_vec::<f64>()?, dst, cols, increasing, 1.0, |a, b| a * b, T::from_f64);
+        } else {
+            fill(x.to_vec::<i64>()?, dst, cols, increasing, 1, i64::wrapping_mul, T::from_i64);
+        }
+    }, bool => unreachable!("bool refused above"));
+    Ok(out.with_weak(x.is_weak()))
+}
+
+/// The `n`-th discrete difference along `axis` (`tnp.diff`): `a[1:] - a[:-1]`, `n` times
+/// (`!=` for bool). Integers wrap. `n = 0` returns the input.
+///
+/// ```
+/// let d = lattensor::numpy::diff(vec![1, 4, 9, 16], 1, -1).unwrap();
+/// assert_eq!(d.to_vec::<i32>().unwrap(), vec![3, 5, 7]);
+/// assert_eq!(lattensor::numpy::diff(vec![1, 4, 9, 16], 2, -1).unwrap().to_vec::<i32>().unwrap(), vec![2, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a 0-d input or an axis out of range.
+pub fn diff(a: impl Into<Value>, n: usize, axis: isize) -> Result<Tensor> {
+    let mut a = to_tensor(a)?;
+    need_rank("diff", &a, 1)?;
+    let ax = normalize_axis(axis, a.rank(), "diff")?;
+    for _ in 0..n {
+        let mut hi = vec![SliceArg::FULL; ax + 1];
+        let mut lo = hi.clone();
+        hi[ax] = SliceArg::stepped(Some(1), None, 1);
+        lo[ax] = SliceArg::stepped(None, Some(-1), 1);
+        let (h, l) = (a.slice(&hi)?, a.slice(&lo)?);
+        a = if a.dtype().is_bool() { ops::not_equal(&h, &l)? } else { ops::subtract(&h, &l)? };
+    }
+    Ok(a)
+}
+
+/// Repeats elements (`tnp.repeat`): each element along `axis` (of the flattened input
+/// for `None`) `repeats[i]` times; a single count applies to every element.
+/// Any dtype (TF 2.21 has no uint16 kernel).
+///
+/// ```
+/// let r = lattensor::numpy::repeat(vec![vec![1, 2], vec![3, 4]], &[1, 2], Some(0)).unwrap();
+/// assert_eq!((r.shape(), r.to_vec::<i32>().unwrap()), (&[3usize, 2][..], vec![1, 2, 3, 4, 3, 4]));
+/// assert_eq!(lattensor::numpy::repeat(vec![1, 2], &[2], None).unwrap().to_vec::<i32>().unwrap(), vec![1, 1, 2, 2]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if `repeats` has neither one nor `len(axis)` entries, or the axis is out of range;
+/// [`Error::ResourceExhausted`] if the result is too large.
+pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    let (a, ax) = match axis {
+        None => (a.reshape(&[-1])?, 0),
+        Some(ax) => {
+            need_rank("repeat", &a, 1)?;
+            let ax = normalize_axis(ax, a.rank(), "repeat")?;
+            (a, ax)
+        }
+    };
+    let len = a.shape()[ax];
+    let counts: Vec<usize> = match repeats.len() {
+        1 => vec![repeats[0]; len],
+        n if n == len => repeats.to_vec(),
+        n => {
+            return Err(Error::InvalidArgument(format!(
+                "repeat: {n} repeat counts for axis {ax} of length {len}; give one count or one per element"
+            )));
+        }
+    };
+    let total = counts
+        .iter()
+        .try_fold(0usize, |s, &c| s.checked_add(c))
+        .ok_or_else(|| Error::ResourceExhausted("repeat: the total repeat count overflows".into()))?;
+    // gather rows of the tensor with `ax` moved first
+    let r = a.rank();
+    let mut perm = vec![ax];
+    perm.extend((0..r).filter(|&i| i != ax));
+    let at = a.transpose(&perm)?;
+    let inner: usize = at.shape()[1..].iter().product();
+    let mut shape = at.shape().to_vec();
+    shape[0] = total;
+    let mut out = Tensor::zeros(&shape, a.dtype())?;
+    with_dtype!(a.dtype(), T, {
+        let src = at.to_vec::<T>()?;
+        let dst = out.data_mut::<T>();
+        let mut o = 0;
+        for (i, &c) in counts.iter().enumerate() {
+            for _ in 0..c {
+                dst[o * inner..(o + 1) * inner].copy_from_slice(&src[i * inner..(i + 1) * inner]);
+                o += 1;
+            }
+        }
+    });
+    let mut inv = vec![0usize; r];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i;
+    }
+    Ok(out.transpose(&inv)?.with_weak(a.is_weak()))
+}
+
+/// Sorts along `axis` (`tnp.sort`; `None` sorts the flattened input), ascending, NaNs last.
+/// Bool, uint32 and uint64 are accepted (TF 2.21 refuses them).
+///
+/// ```
+/// let s = lattensor::numpy::sort(vec![3.0, f64::NAN, -1.0], Some(-1)).unwrap();
+/// let v = s.to_vec::<f32>().unwrap();
+/// assert_eq!(&v[..2], &[-1.0, 3.0]);
+/// assert!(v[2].is_nan());
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for complex (as TF); [`Error::InvalidArgument`] for an axis out of range.
+pub fn sort(a: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    let (a, ax) = match axis {
+        None => (a.reshape(&[-1])?, 0),
+        Some(ax) => {
+            need_rank("sort", &a, 1)?;
+            let ax = normalize_axis(ax, a.rank(), "sort")?;
+            (a, ax)
+        }
+    };
+    let r = a.rank();
+    let mut perm: Vec<usize> = (0..r).filter(|&i| i != ax).collect();
+    perm.push(ax);
+    let at = a.transpose(&perm)?;
+    let len = a.shape()[ax];
+    let mut out = Tensor::zeros(at.shape(), a.dtype())?;
+    fn sort_rows<T: Element + PartialOrd>(src: Vec<T>, dst: &mut [T], len: usize) {
+        dst.copy_from_slice(&src);
+        if len == 0 {
+            return;
+        }
+        #[allow(clippy::eq_op)] // x != x is the generic NaN test
+        let cmp = |x: &T, y: &T| {
+            x.partial_cmp(y).unwrap_or_else(|| (x != x).cmp(&(y != y))) // NaN after everything
+        };
+        for row in dst.chunks_mut(len) {
+            row.sort_by(cmp);
+        }
+    }
+    crate::dispatch_dtype!(a.dtype(), T, sort_rows::<T>(at.to_vec::<T>()?, out.data_mut::<T>(), len), [
+        Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+        BF16 => half::bf16, F16 => half::f16, F32 => f32, F64 => f64,
+    ], else => return Err(unsupported("sort", a.dtype(), "every dtype but complex")));
+    let mut inv = vec![0usize; r];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i;
+    }
+    Ok(out.transpose(&inv)?.with_weak(a.is_weak()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m34() -> Tensor {
+        Tensor::from_vec((0..12).collect::<Vec<i32>>(), &[3, 4]).unwrap()
+    }
+
+    #[test]
+    fn views_share_storage() {
+        let m = m34();
+        for v in [
+            flip(&m, None).unwrap(),
+            rot90(&m, 1, (0, 1)).unwrap(),
+            swapaxes(&m, 0, 1).unwrap(),
+            moveaxis(&m, 0, 1).unwrap(),
+            diagonal(&m, -1, 0, 1).unwrap(),
+            ravel(&m).unwrap(),
+        ] {
+            assert!(v.shares_storage_with(&m));
+        }
+        assert_eq!(diagonal(&m, -1, 0, 1).unwrap().to_vec::<i32>().unwrap(), vec![4, 9]);
+        assert_eq!(diagonal(&m, 5, 0, 1).unwrap().shape(), &[0]);
+    }
+
+    #[test]
+    fn rot90_matches_numpy() {
+        let m = m34();
+        // np.rot90(np.arange(12).reshape(3, 4)) = [[3,7,11],[2,6,10],[1,5,9],[0,4,8]]
+        assert_eq!(rot90(&m, 1, (0, 1)).unwrap().to_vec::<i32>().unwrap(), vec![3, 7, 11, 2, 6, 10, 1, 5, 9, 0, 4, 8]);
+        assert_eq!(
+            rot90(&m, -1, (0, 1)).unwrap().to_vec::<i32>().unwrap(),
+            rot90(&m, 3, (0, 1)).unwrap().to_vec::<i32>().unwrap()
+        );
+        assert!(rot90(&m, 1, (0, 0)).is_err());
+    }
+
+    #[test]
+    fn sort_orders_nan_last_and_handles_unsigned() {
+        let u = Tensor::from_vec(vec![u64::MAX, 0, 5], &[3]).unwrap();
+        assert_eq!(sort(&u, Some(0)).unwrap().to_vec::<u64>().unwrap(), vec![0, 5, u64::MAX]);
+        let m = Tensor::from_vec(vec![3.0f32, 1.0, f32::NAN, -2.0], &[2, 2]).unwrap();
+        let s = sort(&m, Some(0)).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!((s[0], s[1], s[3]), (3.0, -2.0, 1.0)); // [[3, 1], [nan, -2]] sorted down the columns
+        assert!(s[2].is_nan());
+        assert!(sort(Tensor::scalar(num_complex::Complex32::new(1.0, 0.0)), None).is_err());
+    }
+
+    #[test]
+    fn repeat_and_triu() {
+        let m = m34();
+        let r = repeat(&m, &[2, 0, 1, 1], Some(-1)).unwrap();
+        assert_eq!(r.shape(), &[3, 4]);
+        assert_eq!(r.to_vec::<i32>().unwrap()[..4], [0, 0, 2, 3]);
+        assert!(repeat(&m, &[1, 2], Some(0)).is_err());
+        let t = triu(&m, 1).unwrap().to_vec::<i32>().unwrap();
+        assert_eq!(t, vec![0, 1, 2, 3, 0, 0, 6, 7, 0, 0, 0, 11]);
+        assert!(triu(vec![1, 2], 0).is_err());
+    }
+
+    #[test]
+    fn diff_of_bool_and_unsigned() {
+        let b = Tensor::from_vec(vec![true, true, false], &[3]).unwrap();
+        assert_eq!(diff(&b, 1, 0).unwrap().to_vec::<bool>().unwrap(), vec![false, true]);
+        let u = Tensor::from_vec(vec![5u8, 3], &[2]).unwrap();
+        assert_eq!(diff(&u, 1, 0).unwrap().to_vec::<u8>().unwrap(), vec![254]);
+        assert!(diff(Tensor::scalar(1i32), 1, 0).is_err());
+    }
+}
