@@ -30,9 +30,11 @@ def signature(obj) -> str:
         text = text.replace("$self", "self").replace("$cls", "cls").replace("$type, ", "")
         return text
     try:
-        return str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return "(*args, **kwargs)"
+    params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()]
+    return str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
 
 
 def clean(sig: str) -> str:
@@ -74,6 +76,8 @@ def class_stub(cls) -> list[str]:
 def module_stub(modname: str) -> str:
     mod = importlib.import_module(modname)
     lines = [HEADER, "from typing import Any", ""]
+    if modname != "lattensor":
+        lines.insert(2, "from lattensor import Tensor")
     public = sorted(n for n in dir(mod) if not n.startswith("_"))
     for name in public:
         obj = getattr(mod, name)
@@ -90,8 +94,17 @@ def module_stub(modname: str) -> str:
             else:
                 lines.append(f"from lattensor import {obj.__name__} as {name}" if modname != "lattensor" else f"{name}: Any")
             continue
+        if type(obj).__name__ == "_Feature":  # `from __future__ import annotations`
+            continue
         if callable(obj):
-            lines.append(f"def {name}{clean(signature(obj))} -> Any: ...")
+            ret = "None" if name.startswith(("set_", "experimental_enable")) else "Tensor"
+            if name in ("max_tensor_bytes",):
+                ret = "int"
+            if name in ("get_promotion_mode",):
+                ret = "str"
+            if name in ("result_type", "as_dtype"):
+                ret = "Any"
+            lines.append(f"def {name}{clean(signature(obj))} -> {ret}: ...")
         else:
             lines.append(f"{name}: {type(obj).__name__ if type(obj).__module__ == 'builtins' else 'Any'}")
     return "\n".join(lines) + "\n"

@@ -15,43 +15,7 @@ API_LIST = REPO / "docs" / "weak_tensor_apis.txt"
 #: Names of the list that the Rust library does not implement yet. Each is an
 #: expected failure (strict: the test fails once the name appears, so this
 #: list must shrink with the library).
-NOT_YET_BOUND: set[str] = {
-    "tf.experimental.numpy.ascontiguousarray",
-    "tf.experimental.numpy.average",
-    "tf.experimental.numpy.cbrt",
-    "tf.experimental.numpy.copy",
-    "tf.experimental.numpy.cumprod",
-    "tf.experimental.numpy.cumsum",
-    "tf.experimental.numpy.deg2rad",
-    "tf.experimental.numpy.diag",
-    "tf.experimental.numpy.diagflat",
-    "tf.experimental.numpy.diagonal",
-    "tf.experimental.numpy.diff",
-    "tf.experimental.numpy.empty_like",
-    "tf.experimental.numpy.exp2",
-    "tf.experimental.numpy.fabs",
-    "tf.experimental.numpy.fix",
-    "tf.experimental.numpy.flatten",
-    "tf.experimental.numpy.flip",
-    "tf.experimental.numpy.fliplr",
-    "tf.experimental.numpy.flipud",
-    "tf.experimental.numpy.log10",
-    "tf.experimental.numpy.log2",
-    "tf.experimental.numpy.moveaxis",
-    "tf.experimental.numpy.nanmean",
-    "tf.experimental.numpy.positive",
-    "tf.experimental.numpy.rad2deg",
-    "tf.experimental.numpy.ravel",
-    "tf.experimental.numpy.repeat",
-    "tf.experimental.numpy.rot90",
-    "tf.experimental.numpy.signbit",
-    "tf.experimental.numpy.sinc",
-    "tf.experimental.numpy.sort",
-    "tf.experimental.numpy.swapaxes",
-    "tf.experimental.numpy.trace",
-    "tf.experimental.numpy.triu",
-    "tf.experimental.numpy.vander",
-}
+NOT_YET_BOUND: set[str] = set()
 
 
 def _names():

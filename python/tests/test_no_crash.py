@@ -149,3 +149,17 @@ def test_shape_ops(x, shape):
     call(lt.squeeze, x)
     call(lt.linalg.matrix_transpose, x)
     call(lt.linalg.trace, x)
+
+
+TNP_ONE_ARG = sorted(
+    n for n in ["abs", "cbrt", "exp2", "log2", "log10", "sinc", "fix", "signbit", "positive", "deg2rad", "ravel",
+                "flatten", "flip", "fliplr", "flipud", "rot90", "sort", "cumsum", "cumprod", "diff", "diagonal",
+                "diag", "diagflat", "triu", "vander", "trace", "mean", "nanmean", "std", "var", "average", "amax",
+                "sum", "prod", "around", "angle", "copy", "empty_like", "ascontiguousarray"]
+)
+
+
+@SETTINGS
+@given(st.sampled_from(TNP_ONE_ARG), operands)
+def test_tnp_functions(name, x):
+    call(getattr(lt.numpy, name), x)

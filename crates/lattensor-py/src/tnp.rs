@@ -174,8 +174,8 @@ macro_rules! reduce_plain {
 reduce_plain!(amax, amin, max, min);
 
 #[pyfunction]
-#[pyo3(signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
-fn std(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, ddof: usize, keepdims: bool) -> PyResult<PyTensor> {
+#[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
+fn std_dev(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, ddof: usize, keepdims: bool) -> PyResult<PyTensor> {
     let (v, n) = value(a)?;
     let ax = axes(axis)?;
     let r = run(py, n, || tnp::std(v, ax, ddof, keepdims))?;
@@ -379,7 +379,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(amin, &m)?,
         wrap_pyfunction!(max, &m)?,
         wrap_pyfunction!(min, &m)?,
-        wrap_pyfunction!(std, &m)?,
+        wrap_pyfunction!(std_dev, &m)?,
         wrap_pyfunction!(var, &m)?,
         wrap_pyfunction!(average, &m)?,
         wrap_pyfunction!(cumsum, &m)?,
