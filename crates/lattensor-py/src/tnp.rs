@@ -57,9 +57,51 @@ macro_rules! unary {
 }
 
 unary!(
-    abs, absolute, arccos, arccosh, arcsin, arcsinh, arctan, arctanh, bitwise_not, cbrt, ceil, conj, conjugate, cos,
-    cosh, deg2rad, exp, exp2, expm1, fabs, fix, floor, imag, log, log1p, log2, log10, negative, positive, rad2deg,
-    real, reciprocal, signbit, sin, sinc, sinh, sqrt, square, tan, tanh, copy, ravel, flatten, fliplr, flipud,
+    abs,
+    absolute,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctanh,
+    bitwise_not,
+    cbrt,
+    ceil,
+    conj,
+    conjugate,
+    cos,
+    cosh,
+    deg2rad,
+    exp,
+    exp2,
+    expm1,
+    fabs,
+    fix,
+    floor,
+    imag,
+    log,
+    log1p,
+    log2,
+    log10,
+    negative,
+    positive,
+    rad2deg,
+    real,
+    reciprocal,
+    signbit,
+    sin,
+    sinc,
+    sinh,
+    sqrt,
+    square,
+    tan,
+    tanh,
+    copy,
+    ravel,
+    flatten,
+    fliplr,
+    flipud,
 );
 
 #[pyfunction]
@@ -108,7 +150,12 @@ like_dtype!(asarray, asanyarray, ascontiguousarray, empty_like, zeros_like, ones
 
 #[pyfunction]
 #[pyo3(signature = (a, fill_value, dtype = None, shape = None))]
-fn full_like(a: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, shape: Opt<'_, '_>) -> PyResult<PyTensor> {
+fn full_like(
+    a: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Opt<'_, '_>,
+    shape: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
     let fill = literal(fill_value)?;
     let d = opt_dtype(dtype)?;
@@ -175,7 +222,14 @@ reduce_plain!(amax, amin, max, min);
 
 #[pyfunction]
 #[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
-fn std_dev(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, ddof: usize, keepdims: bool) -> PyResult<PyTensor> {
+fn std_dev(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+    ddof: usize,
+    keepdims: bool,
+) -> PyResult<PyTensor> {
     let (v, n) = value(a)?;
     let ax = axes(axis)?;
     let r = run(py, n, || tnp::std(v, ax, ddof, keepdims))?;
@@ -187,7 +241,14 @@ fn std_dev(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'
 
 #[pyfunction]
 #[pyo3(signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
-fn var(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, ddof: usize, keepdims: bool) -> PyResult<PyTensor> {
+fn var(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+    ddof: usize,
+    keepdims: bool,
+) -> PyResult<PyTensor> {
     let (v, n) = value(a)?;
     let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
     run(py, n, || tnp::var(v, ax, d, ddof, keepdims)).map(PyTensor::new)
