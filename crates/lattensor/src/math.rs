@@ -5,14 +5,14 @@
 //! names are identical, so no renaming table is needed — and
 //! `tf.math.special.<name>` is [`math::special::<name>`](special). Each
 //! function's own documentation gives its promotion and weakness rule.
-//! Reductions take an [`Axes`] (`None`/`()` for all axes, an `i32`, or a list)
+//! Reductions take an [`Axes`] (`None` for all axes, an `i32`, or a list)
 //! and `keepdims`, as TF's `axis` and `keepdims`.
 //!
 //! ```
 //! use lattensor::{math, DType, Tensor};
 //! let x = Tensor::from_vec(vec![1.0f32, 4.0, 9.0], &[3]).unwrap();
 //! assert_eq!(math::sqrt(&x).unwrap().to_vec::<f32>().unwrap(), vec![1.0, 2.0, 3.0]);
-//! let s = math::reduce_sum(&x, (), false).unwrap();
+//! let s = math::reduce_sum(&x, None, false).unwrap();
 //! assert_eq!((s.dtype(), s.item::<f32>().unwrap()), (DType::F32, 14.0));
 //! let i = math::special::bessel_i0(&Tensor::scalar(0.0f64)).unwrap();
 //! assert_eq!(i.item::<f64>().unwrap(), 1.0);

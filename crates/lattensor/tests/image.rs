@@ -316,3 +316,53 @@ fn check_numerics_names_the_message_as_tf_does() {
     }
     assert_eq!(checked, 12);
 }
+
+#[test]
+fn bad_and_extreme_arguments_are_errors_not_panics() {
+    let big = usize::MAX;
+    let values = [0, 1, 2, 3, 7, big / 2, big];
+    let images = [
+        Tensor::from_vec((0..24).collect::<Vec<u8>>(), &[1, 2, 3, 4]).unwrap(),
+        Tensor::zeros(&[0, 3, 3, 1], DType::F32).unwrap(),
+        Tensor::zeros(&[1, 0, 2, 2], DType::C64).unwrap(),
+    ];
+    let mut outcomes = [0usize; 2];
+    for x in &images {
+        for &k in &values {
+            for &s in &values {
+                for &r in &values {
+                    for padding in [Padding::Valid, Padding::Same] {
+                        let args = ([1, k, 2, 1], [1, s, 1, 1], [1, 1, r, 1]);
+                        let got =
+                            std::panic::catch_unwind(|| image::extract_patches(x, &args.0, &args.1, &args.2, padding))
+                                .unwrap_or_else(|_| {
+                                    panic!("extract_patches panicked on {:?} with {args:?}", x.shape())
+                                });
+                        if let Ok(p) = &got {
+                            assert_eq!(p.shape()[3], k * 2 * x.shape()[3]);
+                        }
+                        outcomes[usize::from(got.is_ok())] += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(outcomes[0] > 0 && outcomes[1] > 0, "{outcomes:?}");
+    let x = &images[0];
+    for bad in [
+        image::adjust_gamma(x, Tensor::zeros(&[0], DType::F32).as_ref().unwrap(), 1.0),
+        image::adjust_gamma(x, Scalar::from(num_complex::Complex64::new(1.0, 0.0)), 1.0),
+        image::adjust_gamma(x, 1.0, Scalar::from(num_complex::Complex64::new(1.0, 1.0))),
+        image::adjust_brightness(x, Tensor::zeros(&[5], DType::F32).as_ref().unwrap()),
+        image::adjust_brightness(x, Scalar::from(u64::MAX)),
+        image::random_brightness(x, -1.0, None),
+        image::convert_image_dtype(x, DType::Bool, false),
+        image::convert_image_dtype(x, DType::C128, true),
+    ] {
+        assert!(bad.is_err());
+    }
+    // empty images pass through every op
+    let e = &images[1];
+    assert_eq!(image::adjust_gamma(e, 2.0, 1.0).unwrap().shape(), &[0, 3, 3, 1]);
+    assert_eq!(image::stateless_random_brightness(e, 0.5, [3, 4]).unwrap().shape(), &[0, 3, 3, 1]);
+}

@@ -338,18 +338,19 @@ fn window(input: usize, size: usize, stride: usize, rate: usize, padding: Paddin
     let overflow = || Error::ResourceExhausted(format!("extract_patches: patch size {size} at rate {rate} overflows"));
     let effective = (size - 1).checked_mul(rate - 1).and_then(|d| d.checked_add(size)).ok_or_else(overflow)?;
     Ok(match padding {
+        Padding::Valid if effective <= input => ((input - effective) / stride + 1, 0),
+        // TF's (input - effective + stride) / stride: 0 while that is not negative
+        Padding::Valid if effective - input <= stride => (0, 0),
         Padding::Valid => {
-            if input + stride < effective {
-                return Err(Error::InvalidArgument(format!(
-                    "extract_patches: computed output size would be negative: input size {input}, \
-                     effective patch size {effective} (size {size} at rate {rate}), stride {stride}"
-                )));
-            }
-            ((input + stride - effective) / stride, 0)
+            return Err(Error::InvalidArgument(format!(
+                "extract_patches: computed output size would be negative: input size {input}, \
+                 effective patch size {effective} (size {size} at rate {rate}), stride {stride}"
+            )));
         }
         Padding::Same => {
             let out = input.div_ceil(stride);
-            let needed = ((out.max(1) - 1) * stride + effective).saturating_sub(input);
+            // (out - 1) · stride < input, so only the addition can overflow
+            let needed = ((out.max(1) - 1) * stride).saturating_add(effective).saturating_sub(input);
             (out, needed / 2)
         }
     })
@@ -422,9 +423,9 @@ pub fn extract_patches(
         for orow in 0..out_r {
             for ocol in 0..out_c {
                 for i in 0..kr {
-                    let y = (orow * sr + i * rr).checked_sub(pad_r).filter(|&y| y < h);
+                    let y = (orow * sr).checked_add(i * rr).and_then(|y| y.checked_sub(pad_r)).filter(|&y| y < h);
                     for j in 0..kc {
-                        let x = (ocol * sc + j * rc).checked_sub(pad_c).filter(|&x| x < w);
+                        let x = (ocol * sc).checked_add(j * rc).and_then(|x| x.checked_sub(pad_c)).filter(|&x| x < w);
                         if let (Some(y), Some(x)) = (y, x) {
                             let s = ((b * h + y) * w + x) * row;
                             out_bytes[o..o + row].copy_from_slice(&src[s..s + row]);
