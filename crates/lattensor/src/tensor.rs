@@ -199,6 +199,23 @@ impl Tensor {
         Arc::ptr_eq(&self.storage, &other.storage)
     }
 
+    /// All bytes of the storage this tensor views (shared with its other views).
+    ///
+    /// With [`Layout::offset`] and [`Layout::strides`] (both in elements) this
+    /// locates every element; it is what zero-copy exports (NumPy, the buffer
+    /// protocol, DLPack) hand out.
+    ///
+    /// ```
+    /// use lattensor::{SliceArg, Tensor};
+    /// let t = Tensor::from_vec(vec![1u8, 2, 3, 4], &[4]).unwrap();
+    /// let v = t.slice(&[SliceArg::range(1, 3)]).unwrap();
+    /// assert_eq!(v.storage_bytes(), &[1, 2, 3, 4]);
+    /// assert_eq!(v.layout().offset(), 1);
+    /// ```
+    pub fn storage_bytes(&self) -> &[u8] {
+        self.storage.as_bytes()
+    }
+
     // ---- element access ---------------------------------------------------
 
     /// All of the storage's elements typed as `T` (not just this view's).

@@ -1,0 +1,443 @@
+//! Python values → tensors (TF's input inference, report.md §d) and tensors → NumPy.
+//!
+//! | Python value | lattensor |
+//! |---|---|
+//! | `int` | `i32*`; outside the int32 range `i64*`; beyond int64 a strong-uint64-only literal (OverflowError above 2**64-1) |
+//! | `float` / `complex` | `f32*` / `c128*` |
+//! | `bool`, `np.bool_` | strong bool |
+//! | nested list / tuple | elements folded through the lattice in the current mode (`[1, 2.0]` → `f32*`, `[np.int8(1), 1]` → int8) |
+//! | NumPy scalar / array | strong, its own dtype (bfloat16 through ml_dtypes) |
+//! | `Tensor` | itself; `Variable`: its value (strong) |
+//! | anything with `__array__` / `__dlpack__` (JAX, PyTorch, …) | as the NumPy array it converts to |
+
+use lattensor::promote::{self, LatticeType};
+use lattensor::{DType, Operand, Scalar, Tensor};
+use num_complex::Complex64;
+use numpy::npyffi::{NPY_ARRAY_ALIGNED, NpyTypes, PY_ARRAY_API, npy_intp};
+use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
+
+use crate::errors::IntoPyResult;
+use crate::tensor::PyTensor;
+use crate::variable::PyVariable;
+
+static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+static NP_GENERIC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static DESCRS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+
+/// The `numpy` module.
+pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    Ok(NUMPY.get_or_try_init(py, || py.import("numpy").map(Bound::unbind))?.bind(py))
+}
+
+/// The NumPy dtype object for `d` (`ml_dtypes.bfloat16` for bfloat16).
+pub fn numpy_descr(py: Python<'_>, d: DType) -> PyResult<&Bound<'_, PyAny>> {
+    let all = DESCRS.get_or_try_init(py, || {
+        let np = numpy(py)?;
+        DType::ALL
+            .iter()
+            .map(|&d| {
+                let spec = if d == DType::BF16 {
+                    py.import("ml_dtypes")
+                        .map_err(|_| {
+                            PyTypeError::new_err("bfloat16 tensors need the ml_dtypes package: pip install ml_dtypes")
+                        })?
+                        .getattr("bfloat16")?
+                } else {
+                    pyo3::types::PyString::new(py, d.name()).into_any()
+                };
+                Ok(np.getattr("dtype")?.call1((spec,))?.unbind())
+            })
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    Ok(all[d.index()].bind(py))
+}
+
+/// The lattensor dtype of a NumPy dtype object.
+pub fn dtype_of_descr(descr: &Bound<'_, numpy::PyArrayDescr>) -> PyResult<DType> {
+    let (kind, size) = (descr.kind(), descr.itemsize());
+    let d = match (kind, size) {
+        (b'b', 1) => DType::Bool,
+        (b'u', 1) => DType::U8,
+        (b'u', 2) => DType::U16,
+        (b'u', 4) => DType::U32,
+        (b'u', 8) => DType::U64,
+        (b'i', 1) => DType::I8,
+        (b'i', 2) => DType::I16,
+        (b'i', 4) => DType::I32,
+        (b'i', 8) => DType::I64,
+        (b'f', 2) => DType::F16,
+        (b'f', 4) => DType::F32,
+        (b'f', 8) => DType::F64,
+        (b'c', 8) => DType::C64,
+        (b'c', 16) => DType::C128,
+        _ if descr.typeobj().name()?.to_str()? == "bfloat16" => DType::BF16,
+        _ => {
+            return Err(PyTypeError::new_err(format!(
+                "NumPy dtype {} has no lattensor equivalent; supported are bool, (u)int8-64, bfloat16, float16-64, complex64/128",
+                descr.repr()?
+            )));
+        }
+    };
+    Ok(d)
+}
+
+/// An operand taken from Python: a borrowed tensor, a converted one, or a literal.
+pub enum Arg<'a> {
+    /// A `lattensor.Tensor` argument, borrowed.
+    Ref(&'a Tensor),
+    /// A value converted to a tensor (NumPy data, lists, variables, …).
+    Owned(Tensor),
+    /// A Python number: weak per [`Scalar`], never materialised.
+    Scalar(Scalar),
+}
+
+impl Arg<'_> {
+    /// The operand to hand to a library op.
+    #[inline]
+    pub fn operand(&self) -> Operand<'_> {
+        match self {
+            Arg::Ref(t) => Operand::Tensor(t),
+            Arg::Owned(t) => Operand::Tensor(t),
+            Arg::Scalar(s) => Operand::Scalar(*s),
+        }
+    }
+
+    /// The operand as a tensor (a literal becomes a 0-d tensor of its lattice type).
+    pub fn tensor(&self) -> PyResult<std::borrow::Cow<'_, Tensor>> {
+        use std::borrow::Cow;
+        Ok(match self {
+            Arg::Ref(t) => Cow::Borrowed(*t),
+            Arg::Owned(t) => Cow::Borrowed(t),
+            Arg::Scalar(s) => Cow::Owned(s.to_tensor().py()?),
+        })
+    }
+
+    /// Elements (1 for a literal), to decide whether releasing the GIL pays off.
+    #[inline]
+    pub fn numel(&self) -> usize {
+        match self {
+            Arg::Ref(t) => t.numel(),
+            Arg::Owned(t) => t.numel(),
+            Arg::Scalar(_) => 1,
+        }
+    }
+}
+
+/// Converts any Python value an op accepts into an operand.
+#[inline]
+pub fn arg<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Arg<'a>> {
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        return Ok(Arg::Ref(&t.get().t));
+    }
+    if let Some(s) = scalar_of(obj)? {
+        return Ok(Arg::Scalar(s));
+    }
+    Ok(Arg::Owned(to_tensor_slow(obj)?))
+}
+
+/// A Python `bool`/`int`/`float`/`complex` as a weak literal; `None` for anything else.
+///
+/// NumPy scalars are *not* literals (they are strong), even `np.float64`,
+/// which subclasses `float`.
+#[inline]
+pub fn scalar_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Scalar>> {
+    if obj.is_exact_instance_of::<PyFloat>() {
+        return Ok(Some(Scalar::Float(obj.cast::<PyFloat>()?.value())));
+    }
+    if obj.is_exact_instance_of::<PyInt>() {
+        return int_scalar(obj).map(Some);
+    }
+    if obj.is_exact_instance_of::<PyBool>() {
+        return Ok(Some(Scalar::Bool(obj.is_truthy()?)));
+    }
+    if obj.is_exact_instance_of::<PyComplex>() {
+        let c = obj.cast::<PyComplex>()?;
+        return Ok(Some(Scalar::Complex(Complex64::new(c.real(), c.imag()))));
+    }
+    if is_numpy_scalar(obj)? {
+        return Ok(None);
+    }
+    // Subclasses (IntEnum, float subclasses, …) are literals too.
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(Some(Scalar::Bool(obj.is_truthy()?)));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return int_scalar(obj).map(Some);
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        return Ok(Some(Scalar::Float(obj.extract::<f64>()?)));
+    }
+    if obj.is_instance_of::<PyComplex>() {
+        let c = obj.cast::<PyComplex>()?;
+        return Ok(Some(Scalar::Complex(Complex64::new(c.real(), c.imag()))));
+    }
+    Ok(None)
+}
+
+/// A Python int as a literal: int32 range → `i32*`, int64 range → `i64*`,
+/// up to 2**64-1 a literal only a uint64 (or float) dtype accepts.
+fn int_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
+    if let Ok(v) = obj.extract::<i64>() {
+        return Ok(Scalar::Int(v));
+    }
+    if let Ok(v) = obj.extract::<u64>() {
+        return Ok(Scalar::UInt(v));
+    }
+    Err(PyOverflowError::new_err(format!(
+        "Python int {} does not fit in 64 bits; lattensor integers are at most int64 (or uint64 with an explicit dtype)",
+        obj.repr()?
+    )))
+}
+
+fn is_numpy_scalar(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    let generic = NP_GENERIC.get_or_try_init(py, || Ok::<_, PyErr>(numpy(py)?.getattr("generic")?.unbind()))?;
+    obj.is_instance(generic.bind(py))
+}
+
+/// Converts a Python value into a tensor by TF's inference rules.
+pub fn to_tensor(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    if let Ok(t) = obj.cast::<PyTensor>() {
+        return Ok(t.get().t.clone());
+    }
+    if let Some(s) = scalar_of(obj)? {
+        return s.to_tensor().py();
+    }
+    to_tensor_slow(obj)
+}
+
+/// Everything but tensors and Python numbers.
+fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let py = obj.py();
+    if let Ok(v) = obj.cast::<PyVariable>() {
+        return Ok(v.get().v.read());
+    }
+    if let Ok(a) = obj.cast::<PyUntypedArray>() {
+        return tensor_from_numpy(a);
+    }
+    if is_numpy_scalar(obj)? {
+        let a = numpy(py)?.getattr("asarray")?.call1((obj,))?;
+        return tensor_from_numpy(a.cast::<PyUntypedArray>()?);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return fold_sequence(obj);
+    }
+    if obj.is_none() {
+        return Err(PyValueError::new_err("None cannot be converted to a lattensor Tensor"));
+    }
+    if obj.hasattr("__array__")? || obj.hasattr("__dlpack__")? {
+        let a = numpy(py)?.getattr("asarray")?.call1((obj,))?;
+        if let Ok(a) = a.cast::<PyUntypedArray>() {
+            return tensor_from_numpy(a);
+        }
+    }
+    Err(PyTypeError::new_err(format!(
+        "cannot convert {} (of type {}) to a lattensor Tensor; pass a number, a (nested) list of numbers, a NumPy array or a Tensor",
+        truncated_repr(obj),
+        obj.get_type().name()?
+    )))
+}
+
+fn truncated_repr(obj: &Bound<'_, PyAny>) -> String {
+    let r = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into());
+    if r.chars().count() > 60 { format!("{}…", r.chars().take(60).collect::<String>()) } else { r }
+}
+
+/// Copies a NumPy array into a strong tensor of its dtype.
+///
+/// The copy goes into lattensor's 64-byte-aligned, immutable storage: a
+/// tensor never aliases memory that NumPy code could write while a kernel
+/// reads it with the GIL released.
+pub fn tensor_from_numpy(a: &Bound<'_, PyUntypedArray>) -> PyResult<Tensor> {
+    let py = a.py();
+    let descr = a.dtype();
+    let dtype = dtype_of_descr(&descr)?;
+    let native = descr.is_native_byteorder().unwrap_or(true);
+    let a = if a.is_c_contiguous() && a.is_aligned() && native {
+        a.clone()
+    } else {
+        // ascontiguousarray with the native-order dtype fixes layout, alignment and byte order in one copy
+        let target = numpy_descr(py, dtype)?;
+        numpy(py)?.getattr("ascontiguousarray")?.call1((a, target))?.cast_into::<PyUntypedArray>()?
+    };
+    let shape = a.shape().to_vec();
+    let nbytes = a.len() * dtype.size();
+    // SAFETY: `a` is a C-contiguous, aligned NumPy array of `a.len()` elements of
+    // `dtype.size()` bytes each, kept alive by the `a` reference for this scope;
+    // its data pointer is valid for `nbytes` reads (and may dangle only when
+    // `nbytes == 0`, for which an empty slice is made instead).
+    let bytes: &[u8] = if nbytes == 0 {
+        &[]
+    } else {
+        unsafe { std::slice::from_raw_parts((*a.as_array_ptr()).fields.data.cast::<u8>(), nbytes) }
+    };
+    Tensor::from_bytes(bytes, &shape, dtype).py()
+}
+
+/// A literal holding the value of a one-element tensor, exactly.
+fn scalar_of_tensor(t: &Tensor) -> PyResult<Scalar> {
+    let d = t.dtype();
+    Ok(if d.is_bool() {
+        Scalar::Bool(t.item::<bool>().py()?)
+    } else if d == DType::U64 {
+        Scalar::from(t.item::<u64>().py()?)
+    } else if d.is_integer() {
+        Scalar::Int(t.item::<i64>().py()?)
+    } else if d.is_complex() {
+        Scalar::Complex(t.item::<Complex64>().py()?)
+    } else {
+        Scalar::Float(t.item::<f64>().py()?)
+    })
+}
+
+/// Flattened elements of a nested sequence, with the distinct lattice types seen.
+struct Fold {
+    shape: Vec<usize>,
+    leaf_depth: Option<usize>,
+    items: Vec<Scalar>,
+    types: Vec<LatticeType>,
+}
+
+impl Fold {
+    fn note_type(&mut self, t: LatticeType) {
+        if !self.types.contains(&t) {
+            self.types.push(t);
+        }
+    }
+
+    fn ragged(&self) -> PyErr {
+        PyValueError::new_err(
+            "cannot convert a ragged nested sequence to a Tensor: every list at one depth must have the same length \
+             and all numbers must sit at the same depth",
+        )
+    }
+
+    fn dim(&mut self, depth: usize, n: usize) -> PyResult<()> {
+        match self.shape.get(depth) {
+            Some(&d) if d == n => Ok(()),
+            Some(_) => Err(self.ragged()),
+            None if self.shape.len() == depth && self.leaf_depth.is_none_or(|l| l > depth) => {
+                self.shape.push(n);
+                Ok(())
+            }
+            None => Err(self.ragged()),
+        }
+    }
+
+    fn leaf(&mut self, depth: usize) -> PyResult<()> {
+        match self.leaf_depth {
+            Some(l) if l == depth => Ok(()),
+            Some(_) => Err(self.ragged()),
+            None if self.shape.len() == depth => {
+                self.leaf_depth = Some(depth);
+                Ok(())
+            }
+            None => Err(self.ragged()),
+        }
+    }
+
+    fn walk(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<()> {
+        if depth > 64 {
+            return Err(PyValueError::new_err("nested sequence is more than 64 levels deep"));
+        }
+        if let Ok(l) = obj.cast::<PyList>() {
+            self.dim(depth, l.len())?;
+            for x in l.iter() {
+                self.walk(&x, depth + 1)?;
+            }
+            return Ok(());
+        }
+        if let Ok(l) = obj.cast::<PyTuple>() {
+            self.dim(depth, l.len())?;
+            for x in l.iter() {
+                self.walk(&x, depth + 1)?;
+            }
+            return Ok(());
+        }
+        if let Some(s) = scalar_of(obj)? {
+            self.leaf(depth)?;
+            self.note_type(s.lattice_type().py()?);
+            self.items.push(s);
+            return Ok(());
+        }
+        // A tensor or array inside a list: its axes continue the nesting.
+        let t = to_tensor(obj)?;
+        for (i, &n) in t.shape().iter().enumerate() {
+            self.dim(depth + i, n)?;
+        }
+        self.leaf(depth + t.rank())?;
+        self.note_type(t.lattice_type());
+        if t.rank() == 0 {
+            self.items.push(scalar_of_tensor(&t)?);
+        } else {
+            self.items.reserve(t.numel());
+            let flat = t.reshape(&[-1]).py()?;
+            for i in 0..flat.numel() {
+                let e = flat.slice(&[lattensor::SliceArg::Index(i as isize)]).py()?;
+                self.items.push(scalar_of_tensor(&e)?);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A nested list/tuple as a tensor: elements folded through the lattice (empty → `f32*`).
+fn fold_sequence(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![] };
+    f.walk(obj, 0)?;
+    if f.leaf_depth.is_none() {
+        // only empty lists: their shape is what was seen, the type f32*
+        f.note_type(LatticeType::weak_or_strong(DType::F32, true));
+    }
+    let t = promote::result_type_for("constant", &f.types, promote::current_mode()).py()?;
+    let out = lattensor::with_dtype!(t.dtype, T, {
+        let data: Vec<T> = f.items.iter().map(|s| s.to::<T>()).collect();
+        Tensor::from_vec(data, &f.shape)
+    })
+    .py()?;
+    Ok(out.with_weak(t.weak))
+}
+
+/// A read-only NumPy array viewing `t`'s memory (no copy); `owner` keeps the memory alive.
+pub fn numpy_view<'py>(py: Python<'py>, t: &Tensor, owner: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let dtype = t.dtype();
+    let size = dtype.size() as isize;
+    let descr = numpy_descr(py, dtype)?.clone().cast_into::<numpy::PyArrayDescr>()?;
+    let layout = t.layout();
+    let mut dims: Vec<npy_intp> = layout.shape().iter().map(|&d| d as npy_intp).collect();
+    let mut strides: Vec<npy_intp> = layout.strides().iter().map(|&s| s * size).collect();
+    let base = t.storage_bytes().as_ptr();
+    let data = if t.numel() == 0 {
+        base
+    } else {
+        // the layout keeps every element inside the storage, so the offset is in bounds
+        base.wrapping_add(layout.offset() * dtype.size())
+    };
+    // SAFETY: `descr` is a valid dtype reference, which PyArray_NewFromDescr steals;
+    // `dims`/`strides` hold `ndim` entries and are only read during the call;
+    // `data` points into storage that outlives the array because `owner` (which
+    // holds the tensor) becomes the array's base object. The array is created
+    // without NPY_ARRAY_WRITEABLE, so NumPy never writes through the pointer.
+    unsafe {
+        let arr = PY_ARRAY_API.PyArray_NewFromDescr(
+            py,
+            numpy::npyffi::get_type_object(py, NpyTypes::PyArray_Type),
+            descr.into_ptr().cast(),
+            dims.len() as i32,
+            dims.as_mut_ptr(),
+            strides.as_mut_ptr(),
+            data.cast_mut().cast(),
+            NPY_ARRAY_ALIGNED,
+            std::ptr::null_mut(),
+        );
+        let arr = Bound::from_owned_ptr_or_err(py, arr)?;
+        if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_ptr().cast(), owner.into_ptr()) != 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr)
+    }
+}

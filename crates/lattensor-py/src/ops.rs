@@ -1,0 +1,916 @@
+//! The op functions of `lattensor._lattensor`, under TF's names and
+//! signatures (`name=` is accepted and ignored, as eager TF does).
+//!
+//! Each binding converts its arguments (convert.rs), runs the library op
+//! under the caller's promotion mode (releasing the GIL for large inputs) and
+//! wraps the result. No promotion logic lives here.
+
+use std::borrow::Cow;
+
+use lattensor::ops::Axes;
+use lattensor::{DType, Scalar, Tensor, Value};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::convert::{self, Arg, arg};
+use crate::dtype::{as_dtype, opt_dtype};
+use crate::errors::IntoPyResult;
+use crate::run;
+use crate::tensor::PyTensor;
+
+type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+// ---- helpers ---------------------------------------------------------------
+
+/// `value` as a tensor of `dtype` by `tf.constant`'s rule, or inferred if `dtype` is `None`.
+pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    let a = arg(value)?;
+    let Some(d) = dtype else {
+        return Ok(match a {
+            Arg::Ref(t) => t.clone(),
+            Arg::Owned(t) => t,
+            Arg::Scalar(s) => crate::run_quiet(|| s.to_tensor()).py()?,
+        });
+    };
+    let numpy_input = matches!(a, Arg::Owned(_)) && is_numpy(value);
+    match a {
+        // NumPy data converts like NumPy's astype (TF casts NumPy arrays silently too).
+        Arg::Owned(t) if numpy_input => t.cast(d).py(),
+        // A literal beyond int64 has no weak type; it converts only to uint64 or an inexact dtype.
+        Arg::Scalar(s @ Scalar::UInt(_)) if d == DType::U64 || d.is_inexact() => Ok(s.to_tensor_as(d)),
+        Arg::Ref(t) => crate::run_quiet(|| lattensor::constant_as(t, d)).py(),
+        Arg::Owned(t) => crate::run_quiet(|| lattensor::constant_as(t, d)).py(),
+        Arg::Scalar(s) => crate::run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
+    }
+}
+
+fn is_numpy(value: &Bound<'_, PyAny>) -> bool {
+    value.get_type().module().map(|m| m == "numpy").unwrap_or(false)
+}
+
+/// A reduction's `axis` argument: None, an int, a sequence of ints, or an integer tensor.
+pub fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
+    let Some(a) = axis.filter(|a| !a.is_none()) else { return Ok(Axes::All) };
+    if let Ok(i) = a.extract::<isize>() {
+        return Ok(Axes::Some(vec![i]));
+    }
+    if let Ok(v) = a.extract::<Vec<isize>>() {
+        return Ok(Axes::Some(v));
+    }
+    let t = convert::to_tensor(a)?;
+    if !t.dtype().is_integer() || t.rank() > 1 {
+        return Err(PyTypeError::new_err("axis must be None, an int, or a list of ints"));
+    }
+    Ok(Axes::Some(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect()))
+}
+
+fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
+    if let Ok(v) = obj.extract::<Vec<isize>>() {
+        return Ok(v);
+    }
+    if let Ok(i) = obj.extract::<isize>() {
+        return Ok(vec![i]);
+    }
+    let t = convert::to_tensor(obj)?;
+    if !t.dtype().is_integer() || t.rank() > 1 {
+        return Err(PyTypeError::new_err(format!("{what} must be a list of ints or a 1-d integer tensor")));
+    }
+    Ok(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect())
+}
+
+fn tensor_arg<'a>(a: &'a Arg<'a>) -> PyResult<Cow<'a, Tensor>> {
+    a.tensor()
+}
+
+// ---- generated families --------------------------------------------------------
+
+macro_rules! unary {
+    ($register:ident: $($py:ident => $f:path),* $(,)?) => {
+        $(
+            #[doc = concat!("Elementwise `", stringify!($py), "` (keeps the input's dtype family and weakness per the library).")]
+            #[pyfunction]
+            #[pyo3(signature = (x, name = None))]
+            pub fn $py(py: Python<'_>, x: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+                let _ = name;
+                let a = arg(x)?;
+                let t = tensor_arg(&a)?;
+                run(py, t.numel(), || $f(&t)).map(PyTensor::new)
+            }
+        )*
+        fn $register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($py, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+macro_rules! binary {
+    ($register:ident: $($py:ident => $f:path),* $(,)?) => {
+        $(
+            #[doc = concat!("Elementwise `", stringify!($py), "`; the operands promote through the lattice.")]
+            #[pyfunction]
+            #[pyo3(signature = (x, y, name = None))]
+            pub fn $py(py: Python<'_>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+                let _ = name;
+                let (a, b) = (arg(x)?, arg(y)?);
+                run(py, a.numel().max(b.numel()), || $f(a.operand(), b.operand())).map(PyTensor::new)
+            }
+        )*
+        fn $register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($py, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+macro_rules! reduction {
+    ($register:ident: $($py:ident => $f:path),* $(,)?) => {
+        $(
+            #[doc = concat!("`", stringify!($py), "` over `axis` (all axes if None); keeps dtype and weakness per the library.")]
+            #[pyfunction]
+            #[pyo3(signature = (input_tensor, axis = None, keepdims = false, name = None))]
+            pub fn $py(
+                py: Python<'_>,
+                input_tensor: &Bound<'_, PyAny>,
+                axis: Opt<'_, '_>,
+                keepdims: bool,
+                name: Opt<'_, '_>,
+            ) -> PyResult<PyTensor> {
+                let _ = name;
+                let a = arg(input_tensor)?;
+                let t = tensor_arg(&a)?;
+                let ax = axes(axis)?;
+                run(py, t.numel(), || $f(&t, ax, keepdims)).map(PyTensor::new)
+            }
+        )*
+        fn $register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($py, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+use lattensor::ops::special as sp;
+
+unary! { register_unary:
+    abs => lattensor::ops::abs, acos => lattensor::ops::acos, acosh => lattensor::ops::acosh,
+    angle => lattensor::ops::angle, asin => lattensor::ops::asin, asinh => lattensor::ops::asinh,
+    atan => lattensor::ops::atan, atanh => lattensor::ops::atanh, ceil => lattensor::ops::ceil,
+    conj => lattensor::ops::conj, cos => lattensor::ops::cos, cosh => lattensor::ops::cosh,
+    digamma => lattensor::ops::digamma, erf => lattensor::ops::erf, erfc => lattensor::ops::erfc,
+    erfcinv => lattensor::ops::erfcinv, erfinv => lattensor::ops::erfinv, exp => lattensor::ops::exp,
+    expm1 => lattensor::ops::expm1, floor => lattensor::ops::floor, imag => lattensor::ops::imag,
+    invert => lattensor::ops::invert, is_finite => lattensor::ops::is_finite, is_inf => lattensor::ops::is_inf,
+    is_nan => lattensor::ops::is_nan, lgamma => lattensor::ops::lgamma, log => lattensor::ops::log,
+    log1p => lattensor::ops::log1p, log_sigmoid => lattensor::ops::log_sigmoid,
+    logical_not => lattensor::ops::logical_not, ndtri => lattensor::ops::ndtri,
+    negative => lattensor::ops::negative, real => lattensor::ops::real, reciprocal => lattensor::ops::reciprocal,
+    reciprocal_no_nan => lattensor::ops::reciprocal_no_nan, rint => lattensor::ops::rint,
+    round => lattensor::ops::round, rsqrt => lattensor::ops::rsqrt, sigmoid => lattensor::ops::sigmoid,
+    sign => lattensor::ops::sign, sin => lattensor::ops::sin, sinh => lattensor::ops::sinh,
+    softplus => lattensor::ops::softplus, sqrt => lattensor::ops::sqrt, square => lattensor::ops::square,
+    tan => lattensor::ops::tan, tanh => lattensor::ops::tanh,
+    bessel_i0 => sp::bessel_i0, bessel_i0e => sp::bessel_i0e, bessel_i1 => sp::bessel_i1,
+    bessel_i1e => sp::bessel_i1e, bessel_j0 => sp::bessel_j0, bessel_j1 => sp::bessel_j1,
+    bessel_k0 => sp::bessel_k0, bessel_k0e => sp::bessel_k0e, bessel_k1 => sp::bessel_k1,
+    bessel_k1e => sp::bessel_k1e, bessel_y0 => sp::bessel_y0, bessel_y1 => sp::bessel_y1,
+    dawsn => sp::dawsn, expint => sp::expint, fresnel_cos => sp::fresnel_cos, fresnel_sin => sp::fresnel_sin,
+    spence => sp::spence,
+    relu => lattensor::ops::nn::relu, relu6 => lattensor::ops::nn::relu6, elu => lattensor::ops::nn::elu,
+    selu => lattensor::ops::nn::selu, softsign => lattensor::ops::nn::softsign,
+    diag_part => lattensor::ops::linalg::diag_part, tensor_diag_part => lattensor::ops::linalg::tensor_diag_part,
+    trace => lattensor::ops::linalg::trace, diag => lattensor::ops::linalg::diag,
+}
+
+binary! { register_binary:
+    add => lattensor::ops::add, subtract => lattensor::ops::subtract, multiply => lattensor::ops::multiply,
+    divide => lattensor::ops::divide, truediv => lattensor::ops::truediv, realdiv => lattensor::ops::realdiv,
+    floordiv => lattensor::ops::floordiv, floormod => lattensor::ops::floormod,
+    truncatediv => lattensor::ops::truncatediv, truncatemod => lattensor::ops::truncatemod,
+    pow => lattensor::ops::pow, maximum => lattensor::ops::maximum, minimum => lattensor::ops::minimum,
+    divide_no_nan => lattensor::ops::divide_no_nan, multiply_no_nan => lattensor::ops::multiply_no_nan,
+    equal => lattensor::ops::equal, not_equal => lattensor::ops::not_equal, less => lattensor::ops::less,
+    less_equal => lattensor::ops::less_equal, greater => lattensor::ops::greater,
+    greater_equal => lattensor::ops::greater_equal, logical_and => lattensor::ops::logical_and,
+    logical_or => lattensor::ops::logical_or, logical_xor => lattensor::ops::logical_xor,
+    bitwise_and => crate::ops::bitwise_and_op, bitwise_or => crate::ops::bitwise_or_op,
+    bitwise_xor => crate::ops::bitwise_xor_op,
+}
+
+reduction! { register_reductions:
+    reduce_sum => lattensor::ops::reduce_sum, reduce_mean => lattensor::ops::reduce_mean,
+    reduce_prod => lattensor::ops::reduce_prod, reduce_max => lattensor::ops::reduce_max,
+    reduce_min => lattensor::ops::reduce_min, reduce_variance => lattensor::ops::reduce_variance,
+    reduce_std => lattensor::ops::reduce_std, reduce_logsumexp => lattensor::ops::reduce_logsumexp,
+    reduce_euclidean_norm => lattensor::ops::reduce_euclidean_norm,
+}
+
+// `&`, `|`, `^`: logical ops on bool tensors (integer bitwise ops are not in the library yet).
+pub fn bitwise_and_op<'a>(
+    a: impl Into<lattensor::Operand<'a>>,
+    b: impl Into<lattensor::Operand<'a>>,
+) -> lattensor::Result<Tensor> {
+    lattensor::ops::logical_and(a, b)
+}
+pub fn bitwise_or_op<'a>(
+    a: impl Into<lattensor::Operand<'a>>,
+    b: impl Into<lattensor::Operand<'a>>,
+) -> lattensor::Result<Tensor> {
+    lattensor::ops::logical_or(a, b)
+}
+pub fn bitwise_xor_op<'a>(
+    a: impl Into<lattensor::Operand<'a>>,
+    b: impl Into<lattensor::Operand<'a>>,
+) -> lattensor::Result<Tensor> {
+    lattensor::ops::logical_xor(a, b)
+}
+
+// ---- individually shaped signatures --------------------------------------------
+
+/// `tf.constant(value, dtype=None, shape=None)`: TF's input inference; with a
+/// dtype, TF's conversion rule (report.md §g); with a shape, the values are
+/// reshaped (or a scalar broadcast).
+#[pyfunction]
+#[pyo3(signature = (value, dtype = None, shape = None, name = None))]
+pub fn constant(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    dtype: Opt<'_, '_>,
+    shape: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = (py, name);
+    let t = constant_impl(value, opt_dtype(dtype)?)?;
+    let Some(shape) = shape.filter(|s| !s.is_none()) else { return Ok(PyTensor::new(t)) };
+    let s = ints(shape, "shape")?;
+    let target: Vec<usize> = s.iter().map(|&d| d.max(0) as usize).collect();
+    let target_numel = target.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    if t.numel() == 1 && target_numel != Some(1) && !s.contains(&-1) {
+        let b = t.reshape(&[]).py()?.broadcast_to(&target).py()?;
+        return Ok(PyTensor::new(b.contiguous().py()?.with_weak(t.is_weak())));
+    }
+    t.reshape(&s).py().map(PyTensor::new)
+}
+
+/// `tf.cast(x, dtype)`: TF's cast; the result is strong.
+#[pyfunction]
+#[pyo3(signature = (x, dtype, name = None))]
+pub fn cast(py: Python<'_>, x: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let d = as_dtype(dtype)?;
+    let a = arg(x)?;
+    let t = tensor_arg(&a)?;
+    run(py, t.numel(), || lattensor::cast(&t, d)).map(PyTensor::new)
+}
+
+/// `tf.bitcast(input, type)`: reinterprets the bytes (a view, no copy).
+#[pyfunction]
+#[pyo3(signature = (input, r#type, name = None))]
+pub fn bitcast(input: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let d = as_dtype(r#type)?;
+    let t = convert::to_tensor(input)?;
+    lattensor::bitcast(&t, d).py().map(PyTensor::new)
+}
+
+fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+    // tf.einsum also accepts the operands as one list
+    let items: Vec<Bound<'_, PyAny>> =
+        if inputs.len() == 1 && inputs.get_item(0)?.is_instance_of::<pyo3::types::PyList>() {
+            inputs.get_item(0)?.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            inputs.iter().collect()
+        };
+    let ts = items.iter().map(convert::to_tensor).collect::<PyResult<Vec<_>>>()?;
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    let work = ts.iter().map(Tensor::numel).max().unwrap_or(0);
+    run(py, work, || {
+        if numpy_rules {
+            lattensor::einsum::numpy::einsum(equation, &refs)
+        } else {
+            lattensor::einsum::einsum(equation, &refs)
+        }
+    })
+    .map(PyTensor::new)
+}
+
+/// `tf.einsum(equation, *inputs)`: TF's equation rules; mixed dtypes promote through the lattice.
+#[pyfunction]
+#[pyo3(signature = (equation, *inputs, **kwargs))]
+pub fn einsum(
+    py: Python<'_>,
+    equation: &str,
+    inputs: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<PyTensor> {
+    let _ = kwargs;
+    einsum_with(py, false, equation, inputs)
+}
+
+/// `tnp.einsum(subscripts, *operands)`: NumPy's equation rules (implicit output, broadcasting).
+#[pyfunction]
+#[pyo3(signature = (subscripts, *operands, **kwargs))]
+pub fn numpy_einsum(
+    py: Python<'_>,
+    subscripts: &str,
+    operands: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<PyTensor> {
+    let _ = kwargs;
+    einsum_with(py, true, subscripts, operands)
+}
+
+/// `tf.linalg.matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False)`.
+#[pyfunction]
+#[pyo3(signature = (a, b, transpose_a = false, transpose_b = false, adjoint_a = false, adjoint_b = false,
+    a_is_sparse = false, b_is_sparse = false, output_type = None, name = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn matmul(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    transpose_a: bool,
+    transpose_b: bool,
+    adjoint_a: bool,
+    adjoint_b: bool,
+    a_is_sparse: bool,
+    b_is_sparse: bool,
+    output_type: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = (a_is_sparse, b_is_sparse, name);
+    let (x, y) = (convert::to_tensor(a)?, convert::to_tensor(b)?);
+    let work = x.numel().saturating_mul(y.shape().last().copied().unwrap_or(1));
+    let r =
+        run(py, work, || lattensor::ops::linalg::matmul_ext(&x, &y, transpose_a, transpose_b, adjoint_a, adjoint_b))?;
+    match opt_dtype(output_type)? {
+        Some(d) if d != r.dtype() => r.cast(d).py().map(PyTensor::new),
+        _ => Ok(PyTensor::new(r)),
+    }
+}
+
+/// `tf.linalg.matrix_transpose(a, conjugate=False)`: swaps the last two axes (a view).
+#[pyfunction]
+#[pyo3(signature = (a, name = None, conjugate = false))]
+pub fn matrix_transpose(a: &Bound<'_, PyAny>, name: Opt<'_, '_>, conjugate: bool) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(a)?;
+    crate::run_quiet(|| lattensor::ops::linalg::matrix_transpose(&t, conjugate)).py().map(PyTensor::new)
+}
+
+/// `tf.clip_by_value(t, clip_value_min, clip_value_max)`: keeps `t`'s dtype and weakness.
+#[pyfunction]
+#[pyo3(signature = (t, clip_value_min, clip_value_max, name = None))]
+pub fn clip_by_value(
+    py: Python<'_>,
+    t: &Bound<'_, PyAny>,
+    clip_value_min: &Bound<'_, PyAny>,
+    clip_value_max: &Bound<'_, PyAny>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let x = convert::to_tensor(t)?;
+    let (lo, hi) = (arg(clip_value_min)?, arg(clip_value_max)?);
+    run(py, x.numel(), || lattensor::ops::clip_by_value(&x, lo.operand(), hi.operand())).map(PyTensor::new)
+}
+
+/// `tf.math.scalar_mul(scalar, x)`: the dtype and weakness of `x`.
+#[pyfunction]
+#[pyo3(signature = (scalar, x, name = None))]
+pub fn scalar_mul(
+    py: Python<'_>,
+    scalar: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let s = arg(scalar)?;
+    let t = convert::to_tensor(x)?;
+    run(py, t.numel(), || lattensor::ops::scalar_mul(s.operand(), &t)).map(PyTensor::new)
+}
+
+/// `tf.reshape(tensor, shape)`: a view when the strides allow it.
+#[pyfunction]
+#[pyo3(signature = (tensor, shape, name = None))]
+pub fn reshape(tensor: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(tensor)?;
+    t.reshape(&ints(shape, "shape")?).py().map(PyTensor::new)
+}
+
+/// `tf.expand_dims(input, axis)`: inserts a length-1 axis (a view).
+#[pyfunction]
+#[pyo3(signature = (input, axis, name = None))]
+pub fn expand_dims(input: &Bound<'_, PyAny>, axis: isize, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    convert::to_tensor(input)?.expand_dims(axis).py().map(PyTensor::new)
+}
+
+/// `tf.squeeze(input, axis=None)`: removes length-1 axes (a view).
+#[pyfunction]
+#[pyo3(signature = (input, axis = None, name = None))]
+pub fn squeeze(input: &Bound<'_, PyAny>, axis: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let ax = match axis.filter(|a| !a.is_none()) {
+        Some(a) => ints(a, "axis")?,
+        None => vec![],
+    };
+    convert::to_tensor(input)?.squeeze(&ax).py().map(PyTensor::new)
+}
+
+/// `tf.transpose(a, perm=None, conjugate=False)`: reorders axes (a view; reversed if `perm` is None).
+#[pyfunction]
+#[pyo3(signature = (a, perm = None, conjugate = false, name = None))]
+pub fn transpose(a: &Bound<'_, PyAny>, perm: Opt<'_, '_>, conjugate: bool, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(a)?;
+    let p = match perm.filter(|p| !p.is_none()) {
+        Some(p) => ints(p, "perm")?
+            .into_iter()
+            .map(|v| usize::try_from(v).map_err(|_| PyValueError::new_err("perm entries must be ≥ 0")))
+            .collect::<PyResult<Vec<_>>>()?,
+        None => (0..t.rank()).rev().collect(),
+    };
+    let r = t.transpose(&p).py()?;
+    if conjugate && r.dtype().is_complex() {
+        return crate::run_quiet(|| lattensor::ops::conj(&r)).py().map(PyTensor::new);
+    }
+    Ok(PyTensor::new(r))
+}
+
+/// `tf.zeros_like(input, dtype=None)`: input's dtype and weakness unless a dtype is given.
+#[pyfunction]
+#[pyo3(signature = (input, dtype = None, name = None))]
+pub fn zeros_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::zeros_like(&convert::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
+}
+
+/// `tf.ones_like(input, dtype=None)`: input's dtype and weakness unless a dtype is given.
+#[pyfunction]
+#[pyo3(signature = (input, dtype = None, name = None))]
+pub fn ones_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::ones_like(&convert::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
+}
+
+/// `tnp.full_like(a, fill_value, dtype=None)`.
+#[pyfunction]
+#[pyo3(signature = (a, fill_value, dtype = None))]
+pub fn full_like(a: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(a)?;
+    let v = match convert::scalar_of(fill_value)? {
+        Some(s) => s,
+        None => {
+            let f = convert::to_tensor(fill_value)?;
+            f.item::<num_complex::Complex64>().map(Scalar::Complex).py()?
+        }
+    };
+    lattensor::full_like(&t, v, opt_dtype(dtype)?).py().map(PyTensor::new)
+}
+
+fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    ints(obj, "shape")?
+        .into_iter()
+        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))
+        .collect()
+}
+
+/// `tf.zeros(shape, dtype=float32)` (strong).
+#[pyfunction]
+#[pyo3(signature = (shape, dtype = None, name = None))]
+pub fn zeros(shape: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::zeros(&shape_of(shape)?, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
+}
+
+/// `tf.ones(shape, dtype=float32)` (strong).
+#[pyfunction]
+#[pyo3(signature = (shape, dtype = None, name = None))]
+pub fn ones(shape: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::ones(&shape_of(shape)?, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
+}
+
+/// `tf.fill(dims, value)`: the value's inferred dtype, strong (as TF).
+#[pyfunction]
+#[pyo3(signature = (dims, value, name = None))]
+pub fn fill(dims: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let v = convert::to_tensor(value)?;
+    let shape = shape_of(dims)?;
+    let b = v.reshape(&[]).py()?.broadcast_to(&shape).py()?;
+    b.contiguous().py().map(|t| PyTensor::new(t.with_weak(false)))
+}
+
+/// `tf.eye(num_rows, num_columns=None, dtype=float32)`.
+#[pyfunction]
+#[pyo3(signature = (num_rows, num_columns = None, dtype = None, name = None))]
+pub fn eye(num_rows: usize, num_columns: Option<usize>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::eye(num_rows, num_columns, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
+}
+
+/// `tf.linspace(start, stop, num)` (float32 unless `dtype`).
+#[pyfunction]
+#[pyo3(signature = (start, stop, num, dtype = None, name = None))]
+pub fn linspace(start: f64, stop: f64, num: usize, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    lattensor::linspace(start, stop, num, opt_dtype(dtype)?).py().map(PyTensor::new)
+}
+
+fn literal(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Scalar> {
+    if let Some(s) = convert::scalar_of(obj)? {
+        return Ok(s);
+    }
+    let t = convert::to_tensor(obj)?;
+    if t.numel() != 1 {
+        return Err(PyTypeError::new_err(format!("{what} must be a number")));
+    }
+    Ok(if t.dtype().is_integer() { Scalar::Int(t.item::<i64>().py()?) } else { Scalar::Float(t.item::<f64>().py()?) })
+}
+
+/// `tf.range(start, limit=None, delta=1, dtype=None)` (strong, as TF).
+#[pyfunction]
+#[pyo3(signature = (start, limit = None, delta = None, dtype = None, name = None))]
+pub fn range(
+    start: &Bound<'_, PyAny>,
+    limit: Opt<'_, '_>,
+    delta: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let (s, l) = match limit.filter(|l| !l.is_none()) {
+        Some(l) => (literal(start, "start")?, literal(l, "limit")?),
+        None => (Scalar::Int(0), literal(start, "limit")?),
+    };
+    let d = match delta.filter(|d| !d.is_none()) {
+        Some(d) => literal(d, "delta")?,
+        None => Scalar::Int(1),
+    };
+    lattensor::arange(s, l, d, opt_dtype(dtype)?).py().map(PyTensor::new)
+}
+
+/// `tnp.arange(start, stop=None, step=1, dtype=None)`: weak when made from Python numbers only.
+#[pyfunction]
+#[pyo3(signature = (start, stop = None, step = None, dtype = None))]
+pub fn numpy_arange(
+    start: &Bound<'_, PyAny>,
+    stop: Opt<'_, '_>,
+    step: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let all_literals = [Some(start), stop, step]
+        .iter()
+        .flatten()
+        .all(|o| o.is_none() || convert::scalar_of(o).ok().flatten().is_some());
+    let d = opt_dtype(dtype)?;
+    let r = range(start, stop, step, dtype, None)?;
+    Ok(PyTensor::new(r.t.with_weak(all_literals && d.is_none())))
+}
+
+/// `tnp.array(object, dtype=None, copy=True, ndmin=0)` / `tnp.asarray`: like
+/// `constant`, but a given dtype converts with NumPy's cast semantics.
+#[pyfunction]
+#[pyo3(signature = (object, dtype = None, copy = true, ndmin = 0))]
+pub fn numpy_array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
+    let _ = copy; // tensors are immutable: sharing is indistinguishable from copying
+    let mut t = constant_impl(object, None)?;
+    if let Some(d) = opt_dtype(dtype)? {
+        t = t.cast(d).py()?;
+    }
+    while t.rank() < ndmin {
+        t = t.expand_dims(0).py()?;
+    }
+    Ok(PyTensor::new(t))
+}
+
+/// `tf.nn.leaky_relu(features, alpha=0.2)`.
+#[pyfunction]
+#[pyo3(signature = (features, alpha = 0.2, name = None))]
+pub fn leaky_relu(py: Python<'_>, features: &Bound<'_, PyAny>, alpha: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(features)?;
+    run(py, t.numel(), || lattensor::ops::nn::leaky_relu(&t, alpha)).map(PyTensor::new)
+}
+
+/// `tf.nn.swish(features, beta=1.0)`.
+#[pyfunction]
+#[pyo3(signature = (features, beta = 1.0, name = None))]
+pub fn swish(py: Python<'_>, features: &Bound<'_, PyAny>, beta: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(features)?;
+    run(py, t.numel(), || lattensor::ops::nn::swish(&t, beta)).map(PyTensor::new)
+}
+
+/// `tf.nn.gelu(features, approximate=False)`.
+#[pyfunction]
+#[pyo3(signature = (features, approximate = false, name = None))]
+pub fn gelu(py: Python<'_>, features: &Bound<'_, PyAny>, approximate: bool, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(features)?;
+    run(py, t.numel(), || lattensor::ops::nn::gelu(&t, approximate)).map(PyTensor::new)
+}
+
+/// `tf.nn.log_softmax(logits, axis=-1)`.
+#[pyfunction]
+#[pyo3(signature = (logits, axis = None, name = None))]
+pub fn log_softmax(
+    py: Python<'_>,
+    logits: &Bound<'_, PyAny>,
+    axis: Option<i32>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(logits)?;
+    run(py, t.numel(), || lattensor::ops::nn::log_softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
+}
+
+/// `tf.nn.softmax(logits, axis=-1)`.
+#[pyfunction]
+#[pyo3(signature = (logits, axis = None, name = None))]
+pub fn softmax(py: Python<'_>, logits: &Bound<'_, PyAny>, axis: Option<i32>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(logits)?;
+    run(py, t.numel(), || lattensor::ops::nn::softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
+}
+
+fn nhwc(data_format: &str) -> PyResult<()> {
+    if data_format != "NHWC" {
+        return Err(crate::errors::UnimplementedError::new_err(format!(
+            "data_format {data_format:?} is not supported; only NHWC is"
+        )));
+    }
+    Ok(())
+}
+
+/// `tf.nn.space_to_depth(input, block_size, data_format="NHWC")`.
+#[pyfunction]
+#[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
+pub fn space_to_depth(
+    input: &Bound<'_, PyAny>,
+    block_size: usize,
+    data_format: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    nhwc(data_format)?;
+    let t = convert::to_tensor(input)?;
+    lattensor::ops::nn::space_to_depth(&t, block_size).py().map(PyTensor::new)
+}
+
+/// `tf.nn.depth_to_space(input, block_size, data_format="NHWC")`.
+#[pyfunction]
+#[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
+pub fn depth_to_space(
+    input: &Bound<'_, PyAny>,
+    block_size: usize,
+    data_format: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    nhwc(data_format)?;
+    let t = convert::to_tensor(input)?;
+    lattensor::ops::nn::depth_to_space(&t, block_size).py().map(PyTensor::new)
+}
+
+/// `tf.convert_to_tensor(value, dtype=None)`: same as `constant`.
+#[pyfunction]
+#[pyo3(signature = (value, dtype = None, dtype_hint = None, name = None))]
+pub fn convert_to_tensor(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    dtype: Opt<'_, '_>,
+    dtype_hint: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = dtype_hint;
+    constant(py, value, dtype, None, name)
+}
+
+/// The result type of the operands in the current mode: `(dtype, weak)`.
+#[pyfunction]
+#[pyo3(signature = (*operands))]
+pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::dtype::PyDType, bool)> {
+    let mut types = Vec::with_capacity(operands.len());
+    for o in operands.iter() {
+        let t = match o.cast::<crate::dtype::PyDType>() {
+            Ok(d) => lattensor::LatticeType::strong(d.get().d),
+            Err(_) if o.is_instance_of::<pyo3::types::PyType>() || o.is_instance_of::<pyo3::types::PyString>() => {
+                lattensor::LatticeType::strong(as_dtype(&o)?)
+            }
+            Err(_) => match arg(&o)? {
+                Arg::Scalar(s) => s.lattice_type().py()?,
+                a => a.tensor()?.lattice_type(),
+            },
+        };
+        types.push(t);
+    }
+    let r = crate::run_quiet(|| lattensor::promote::result_type(&types)).py()?;
+    Ok((crate::dtype::PyDType { d: r.dtype }, r.weak))
+}
+
+/// Rebuilds a pickled tensor.
+#[pyfunction]
+pub fn _from_bytes(data: &[u8], shape: Vec<usize>, dtype: &str, weak: bool) -> PyResult<PyTensor> {
+    let d = DType::parse(dtype).py()?;
+    Tensor::from_bytes(data, &shape, d).py().map(|t| PyTensor::new(t.with_weak(weak)))
+}
+
+/// The largest tensor (in bytes) lattensor allocates; larger requests raise ResourceExhaustedError.
+#[pyfunction]
+pub fn max_tensor_bytes() -> u64 {
+    lattensor::max_tensor_bytes()
+}
+
+/// Sets the allocation limit of [`max_tensor_bytes`].
+#[pyfunction]
+pub fn set_max_tensor_bytes(n: u64) {
+    lattensor::set_max_tensor_bytes(n)
+}
+
+/// `tf.identity(input)`: the same tensor (dtype and weakness kept).
+#[pyfunction]
+#[pyo3(signature = (input, name = None))]
+pub fn identity(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    Ok(PyTensor::new(lattensor::identity(&convert::to_tensor(input)?)))
+}
+
+/// `tf.stop_gradient(input)`: the same tensor (lattensor has no gradients).
+#[pyfunction]
+#[pyo3(signature = (input, name = None))]
+pub fn stop_gradient(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    Ok(PyTensor::new(lattensor::stop_gradient(&convert::to_tensor(input)?)))
+}
+
+/// `tf.debugging.check_numerics(tensor, message)`: raises InvalidArgumentError on NaN or Inf.
+#[pyfunction]
+#[pyo3(signature = (tensor, message, name = None))]
+pub fn check_numerics(
+    py: Python<'_>,
+    tensor: &Bound<'_, PyAny>,
+    message: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(tensor)?;
+    run(py, t.numel(), || lattensor::debugging::check_numerics(&t, message)).map(PyTensor::new)
+}
+
+/// `tf.image.adjust_brightness(image, delta)`.
+#[pyfunction]
+#[pyo3(signature = (image, delta))]
+pub fn adjust_brightness(py: Python<'_>, image: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let d = arg(delta)?;
+    run(py, t.numel(), || lattensor::image::adjust_brightness(&t, d.operand())).map(PyTensor::new)
+}
+
+/// `tf.image.adjust_gamma(image, gamma=1, gain=1)`.
+#[pyfunction]
+#[pyo3(signature = (image, gamma = None, gain = None))]
+pub fn adjust_gamma(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    gamma: Opt<'_, '_>,
+    gain: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let one = || Arg::Scalar(Scalar::Int(1));
+    let g = gamma.map(arg).transpose()?.unwrap_or_else(one);
+    let k = gain.map(arg).transpose()?.unwrap_or_else(one);
+    run(py, t.numel(), || lattensor::image::adjust_gamma(&t, g.operand(), k.operand())).map(PyTensor::new)
+}
+
+fn usizes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
+    ints(obj, what)?
+        .into_iter()
+        .map(|v| usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} entries must be ≥ 0"))))
+        .collect()
+}
+
+/// `tf.image.extract_patches(images, sizes, strides, rates, padding)`.
+#[pyfunction]
+#[pyo3(signature = (images, sizes, strides, rates, padding, name = None))]
+pub fn extract_patches(
+    py: Python<'_>,
+    images: &Bound<'_, PyAny>,
+    sizes: &Bound<'_, PyAny>,
+    strides: &Bound<'_, PyAny>,
+    rates: &Bound<'_, PyAny>,
+    padding: &str,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(images)?;
+    let (sz, st, rt) = (usizes(sizes, "sizes")?, usizes(strides, "strides")?, usizes(rates, "rates")?);
+    let pad: lattensor::image::Padding = padding.parse().py()?;
+    run(py, t.numel(), || lattensor::image::extract_patches(&t, &sz, &st, &rt, pad)).map(PyTensor::new)
+}
+
+/// `tf.image.random_brightness(image, max_delta, seed=None)`.
+#[pyfunction]
+#[pyo3(signature = (image, max_delta, seed = None))]
+pub fn random_brightness(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    max_delta: f64,
+    seed: Option<u64>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    run(py, t.numel(), || lattensor::image::random_brightness(&t, max_delta, seed)).map(PyTensor::new)
+}
+
+/// `tf.image.stateless_random_brightness(image, max_delta, seed)` (`seed`: two ints).
+#[pyfunction]
+#[pyo3(signature = (image, max_delta, seed))]
+pub fn stateless_random_brightness(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    max_delta: f64,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let t = convert::to_tensor(image)?;
+    let s = ints(seed, "seed")?;
+    let [a, b] = s[..] else {
+        return Err(PyValueError::new_err("seed must hold exactly two integers"));
+    };
+    run(py, t.numel(), || lattensor::image::stateless_random_brightness(&t, max_delta, [a as i64, b as i64]))
+        .map(PyTensor::new)
+}
+
+/// `tf.image.convert_image_dtype(image, dtype, saturate=False)`.
+#[pyfunction]
+#[pyo3(signature = (image, dtype, saturate = false, name = None))]
+pub fn convert_image_dtype(
+    py: Python<'_>,
+    image: &Bound<'_, PyAny>,
+    dtype: &Bound<'_, PyAny>,
+    saturate: bool,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(image)?;
+    let d = as_dtype(dtype)?;
+    run(py, t.numel(), || lattensor::image::convert_image_dtype(&t, d, saturate)).map(PyTensor::new)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    register_unary(m)?;
+    register_binary(m)?;
+    register_reductions(m)?;
+    for f in [
+        wrap_pyfunction!(constant, m)?,
+        wrap_pyfunction!(cast, m)?,
+        wrap_pyfunction!(bitcast, m)?,
+        wrap_pyfunction!(einsum, m)?,
+        wrap_pyfunction!(numpy_einsum, m)?,
+        wrap_pyfunction!(matmul, m)?,
+        wrap_pyfunction!(matrix_transpose, m)?,
+        wrap_pyfunction!(clip_by_value, m)?,
+        wrap_pyfunction!(scalar_mul, m)?,
+        wrap_pyfunction!(reshape, m)?,
+        wrap_pyfunction!(expand_dims, m)?,
+        wrap_pyfunction!(squeeze, m)?,
+        wrap_pyfunction!(transpose, m)?,
+        wrap_pyfunction!(zeros_like, m)?,
+        wrap_pyfunction!(ones_like, m)?,
+        wrap_pyfunction!(full_like, m)?,
+        wrap_pyfunction!(zeros, m)?,
+        wrap_pyfunction!(ones, m)?,
+        wrap_pyfunction!(fill, m)?,
+        wrap_pyfunction!(eye, m)?,
+        wrap_pyfunction!(linspace, m)?,
+        wrap_pyfunction!(range, m)?,
+        wrap_pyfunction!(numpy_arange, m)?,
+        wrap_pyfunction!(numpy_array, m)?,
+        wrap_pyfunction!(leaky_relu, m)?,
+        wrap_pyfunction!(swish, m)?,
+        wrap_pyfunction!(gelu, m)?,
+        wrap_pyfunction!(log_softmax, m)?,
+        wrap_pyfunction!(softmax, m)?,
+        wrap_pyfunction!(space_to_depth, m)?,
+        wrap_pyfunction!(depth_to_space, m)?,
+        wrap_pyfunction!(convert_to_tensor, m)?,
+        wrap_pyfunction!(result_type, m)?,
+        wrap_pyfunction!(_from_bytes, m)?,
+        wrap_pyfunction!(max_tensor_bytes, m)?,
+        wrap_pyfunction!(identity, m)?,
+        wrap_pyfunction!(stop_gradient, m)?,
+        wrap_pyfunction!(check_numerics, m)?,
+        wrap_pyfunction!(adjust_brightness, m)?,
+        wrap_pyfunction!(adjust_gamma, m)?,
+        wrap_pyfunction!(extract_patches, m)?,
+        wrap_pyfunction!(random_brightness, m)?,
+        wrap_pyfunction!(stateless_random_brightness, m)?,
+        wrap_pyfunction!(convert_image_dtype, m)?,
+        wrap_pyfunction!(set_max_tensor_bytes, m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    Ok(())
+}

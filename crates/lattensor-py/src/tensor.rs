@@ -1,0 +1,649 @@
+//! `lattensor.Tensor`: the Python face of [`lattensor::Tensor`].
+//!
+//! Every operator calls the library op (promotion happens there, once);
+//! this file only converts arguments and results.
+
+use std::ffi::{CStr, c_int};
+
+use lattensor::{DType, SliceArg, Tensor, ops};
+use num_complex::Complex64;
+use pyo3::exceptions::{PyBufferError, PyIndexError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyEllipsis, PySlice, PyTuple};
+
+use crate::convert::{self, arg};
+use crate::dtype::{PyDType, opt_dtype};
+use crate::errors::IntoPyResult;
+use crate::run;
+
+/// An immutable n-dimensional array with a dtype and a weak flag.
+///
+/// Made by `lattensor.constant`, the ops, or `lattensor.from_dlpack`.
+/// Operators promote through the lattice of the current promotion mode.
+#[pyclass(name = "Tensor", module = "lattensor", frozen, weakref)]
+pub struct PyTensor {
+    pub t: Tensor,
+}
+
+impl PyTensor {
+    #[inline]
+    pub fn new(t: Tensor) -> Self {
+        PyTensor { t }
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    #[new]
+    #[pyo3(signature = (value, dtype = None))]
+    fn py_new(value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        crate::ops::constant_impl(value, opt_dtype(dtype)?).map(PyTensor::new)
+    }
+
+    // ---- metadata ---------------------------------------------------------
+
+    /// The shape, as a tuple of ints.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.t.shape())
+    }
+
+    /// The element type.
+    #[getter]
+    fn dtype(&self) -> PyDType {
+        PyDType { d: self.t.dtype() }
+    }
+
+    /// `True` for a weakly typed tensor (its dtype was inferred, not declared).
+    #[getter]
+    fn weak(&self) -> bool {
+        self.t.is_weak()
+    }
+
+    /// Number of dimensions.
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.t.rank()
+    }
+
+    /// Number of elements.
+    #[getter]
+    fn size(&self) -> usize {
+        self.t.numel()
+    }
+
+    /// Always `"/job:localhost/replica:0/task:0/device:CPU:0"`, like TF's CPU tensors.
+    #[getter]
+    fn device(&self) -> &'static str {
+        "/job:localhost/replica:0/task:0/device:CPU:0"
+    }
+
+    /// A NumPy copy of the values (a NumPy scalar for a 0-d tensor), like `tf.Tensor.numpy`.
+    fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let view = convert::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        let copy = view.call_method0("copy")?;
+        if slf.get().t.rank() == 0 { copy.get_item(()) } else { Ok(copy) }
+    }
+
+    /// NumPy conversion: a read-only view of the tensor's memory, no copy
+    /// (a copy when `copy=True` or a different `dtype` is asked for).
+    #[pyo3(signature = (dtype = None, copy = None))]
+    fn __array__<'py>(
+        slf: &Bound<'py, Self>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let mut a = convert::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        if let Some(d) = dtype.filter(|d| !d.is_none())
+            && !a.getattr("dtype")?.eq(d)?
+        {
+            if copy == Some(false) {
+                return Err(PyValueError::new_err("converting to another dtype needs a copy, but copy=False"));
+            }
+            return a.call_method1("astype", (d,));
+        }
+        if copy == Some(true) {
+            a = a.call_method0("copy")?;
+        }
+        Ok(a)
+    }
+
+    #[classattr]
+    fn __array_priority__() -> i32 {
+        // NumPy defers `ndarray + tensor` to `Tensor.__radd__` (TF uses 100 too).
+        100
+    }
+
+    // ---- Python protocol --------------------------------------------------
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let t = &slf.get().t;
+        let weak = if t.is_weak() { ", weak=True" } else { "" };
+        Ok(format!(
+            "<lattensor.Tensor: shape={}, dtype={}, numpy={}{weak}>",
+            lattensor::display::shape_str(t.shape()),
+            t.dtype(),
+            numpy_text(slf, true)?
+        ))
+    }
+
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let t = &slf.get().t;
+        let weak = if t.is_weak() { ", weak=True" } else { "" };
+        Ok(format!(
+            "lattensor.Tensor({}, shape={}, dtype={}{weak})",
+            numpy_text(slf, false)?,
+            lattensor::display::shape_str(t.shape()),
+            t.dtype()
+        ))
+    }
+
+    /// `f"{t}"`: the values (`5`, or `5 weakly typed` for a weak tensor, as TF prints).
+    fn __format__(slf: &Bound<'_, Self>, spec: &str) -> PyResult<String> {
+        let t = &slf.get().t;
+        if spec.is_empty() {
+            let text = numpy_text(slf, false)?;
+            return Ok(if t.is_weak() { format!("{text} weakly typed") } else { text });
+        }
+        let v = Self::numpy(slf)?;
+        v.call_method1("__format__", (spec,))?.extract()
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        match self.t.shape().first() {
+            Some(&n) => Ok(n),
+            None => Err(PyTypeError::new_err("len() of a 0-d tensor")),
+        }
+    }
+
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let t = &slf.get().t;
+        let n = match t.shape().first() {
+            Some(&n) => n,
+            None => return Err(PyTypeError::new_err("iteration over a 0-d tensor")),
+        };
+        let rows = (0..n)
+            .map(|i| t.slice(&[SliceArg::Index(i as isize)]).py().map(PyTensor::new))
+            .collect::<PyResult<Vec<_>>>()?;
+        pyo3::types::PyList::new(slf.py(), rows)?.into_any().try_iter().map(Bound::into_any)
+    }
+
+    fn __bool__(&self) -> PyResult<bool> {
+        if self.t.numel() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "the truth value of a tensor of shape {:?} is ambiguous; use lattensor.math.reduce_any or reduce_all",
+                self.t.shape()
+            )));
+        }
+        Ok(self.t.item::<Complex64>().py()? != Complex64::new(0.0, 0.0))
+    }
+
+    fn __int__(&self) -> PyResult<i128> {
+        one_element(&self.t, "int")?;
+        match self.t.dtype() {
+            DType::U64 => Ok(self.t.item::<u64>().py()? as i128),
+            d if d.is_integer() || d.is_bool() => Ok(self.t.item::<i64>().py()? as i128),
+            d if d.is_complex() => Err(PyTypeError::new_err("int() of a complex tensor; take .real first")),
+            _ => {
+                let v = self.t.item::<f64>().py()?;
+                if !v.is_finite() {
+                    return Err(PyValueError::new_err(format!("cannot convert {v} to int")));
+                }
+                Ok(v.trunc() as i128)
+            }
+        }
+    }
+
+    fn __index__(&self) -> PyResult<i128> {
+        if !(self.t.dtype().is_integer() || self.t.dtype().is_bool()) {
+            return Err(PyTypeError::new_err(format!(
+                "only integer tensors can be used as an index, not {}",
+                self.t.dtype()
+            )));
+        }
+        self.__int__()
+    }
+
+    fn __float__(&self) -> PyResult<f64> {
+        one_element(&self.t, "float")?;
+        if self.t.dtype().is_complex() {
+            return Err(PyTypeError::new_err("float() of a complex tensor; take .real first"));
+        }
+        self.t.item::<f64>().py()
+    }
+
+    fn __complex__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyComplex>> {
+        one_element(&self.t, "complex")?;
+        let c = self.t.item::<Complex64>().py()?;
+        Ok(pyo3::types::PyComplex::from_doubles(py, c.re, c.im))
+    }
+
+    fn __hash__(&self) -> PyResult<isize> {
+        Err(PyTypeError::new_err(
+            "Tensor is unhashable (== compares elementwise); use a tuple of its values or id(t) as a key",
+        ))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let t = &slf.get().t;
+        let bytes = PyBytes::new(py, &t.to_bytes().py()?);
+        let f = py.import("lattensor._lattensor")?.getattr("_from_bytes")?;
+        let args = (bytes, PyTuple::new(py, t.shape())?, t.dtype().name(), t.is_weak()).into_pyobject(py)?;
+        Ok((f, args))
+    }
+
+    // ---- binary operators (promotion happens in the library op) ----------
+
+    pub(crate) fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::add(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __radd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::add(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __sub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::subtract(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rsub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::subtract(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::multiply(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::multiply(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::divide(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rtruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::divide(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::floordiv(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rfloordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::floordiv(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::floormod(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::floormod(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    fn __and__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_and_op(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    fn __rand__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_and_op(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    fn __or__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_or_op(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    fn __ror__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_or_op(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    fn __xor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_xor_op(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    fn __rxor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_xor_op(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    // ---- unary and comparison operators -----------------------------------
+
+    pub(crate) fn __neg__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        run(py, self.t.numel(), || ops::negative(&self.t)).map(PyTensor::new)
+    }
+
+    fn __pos__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    pub(crate) fn __abs__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        run(py, self.t.numel(), || ops::abs(&self.t)).map(PyTensor::new)
+    }
+
+    fn __invert__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        let f = if self.t.dtype().is_bool() { ops::logical_not } else { ops::invert };
+        run(py, self.t.numel(), || f(&self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __pow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        no_modulo(modulo)?;
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::pow(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rpow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        no_modulo(modulo)?;
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::pow(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        let b = b.tensor()?;
+        run(py, matmul_work(&self.t, &b), || ops::linalg::matmul(&self.t, &b, false, false)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        let a = a.tensor()?;
+        run(py, matmul_work(&a, &self.t), || ops::linalg::matmul(&a, &self.t, false, false)).map(PyTensor::new)
+    }
+
+    pub(crate) fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        op: pyo3::basic::CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        use pyo3::basic::CompareOp::*;
+        let b = match arg(other) {
+            Ok(b) => b,
+            // `t == "text"` is False, as for NumPy arrays, rather than an error
+            Err(_) if matches!(op, Eq | Ne) => {
+                return Ok(matches!(op, Ne).into_pyobject(py)?.to_owned().into_any().unbind());
+            }
+            Err(e) => return Err(e),
+        };
+        let f = match op {
+            Lt => ops::less,
+            Le => ops::less_equal,
+            Eq => ops::equal,
+            Ne => ops::not_equal,
+            Gt => ops::greater,
+            Ge => ops::greater_equal,
+        };
+        let r = run(py, self.t.numel().max(b.numel()), || f(&self.t, b.operand()))?;
+        Ok(Py::new(py, PyTensor::new(r))?.into_any())
+    }
+
+    // ---- indexing ---------------------------------------------------------
+
+    /// Basic indexing: ints, slices (with steps), `None`/`np.newaxis` and `...`
+    /// (a view, no copy).
+    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let args = slice_args(key, self.t.rank())?;
+        self.t.slice(&args).map_err(|e| PyIndexError::new_err(e.to_string())).map(PyTensor::new)
+    }
+
+    // ---- methods TF tensors have ------------------------------------------
+
+    /// The single element as a Python number.
+    fn item<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        one_element(&slf.get().t, "item")?;
+        Self::numpy(slf)?.call_method0("item")
+    }
+
+    /// Python (nested) list of the values.
+    fn tolist<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::numpy(slf)?.call_method0("tolist")
+    }
+
+    /// A strong copy converted to `dtype` (`tf.cast`).
+    fn astype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let d = crate::dtype::as_dtype(dtype)?;
+        run(py, self.t.numel(), || self.t.cast(d)).map(PyTensor::new)
+    }
+
+    /// The same values reinterpreted with a new shape (`tf.reshape`).
+    #[pyo3(signature = (*shape))]
+    fn reshape(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+        let s: Vec<isize> = if shape.len() == 1 && !shape.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() {
+            shape.get_item(0)?.extract()?
+        } else {
+            shape.extract()?
+        };
+        self.t.reshape(&s).py().map(PyTensor::new)
+    }
+
+    /// Transposed view (axes reversed).
+    #[getter(T)]
+    fn transposed(&self) -> PyTensor {
+        PyTensor::new(self.t.t())
+    }
+
+    // ---- buffer protocol and DLPack ---------------------------------------
+
+    /// Read-only buffer export (zero-copy, strided).
+    ///
+    /// # Safety
+    /// Called by CPython with a valid `view` to fill.
+    unsafe fn __getbuffer__(slf: Bound<'_, Self>, view: *mut pyo3::ffi::Py_buffer, flags: c_int) -> PyResult<()> {
+        use pyo3::ffi::{PyBUF_FORMAT, PyBUF_ND, PyBUF_STRIDES, PyBUF_WRITABLE};
+        if view.is_null() {
+            return Err(PyBufferError::new_err("null view"));
+        }
+        if flags & PyBUF_WRITABLE == PyBUF_WRITABLE {
+            return Err(PyBufferError::new_err("lattensor tensors are immutable: their buffers are read-only"));
+        }
+        let t = &slf.get().t;
+        let Some(format) = buffer_format(t.dtype()) else {
+            return Err(PyBufferError::new_err(
+                "bfloat16 has no buffer-protocol format; use numpy.asarray(t) (via ml_dtypes) or DLPack",
+            ));
+        };
+        if flags & PyBUF_STRIDES != PyBUF_STRIDES && !t.is_contiguous() {
+            return Err(PyBufferError::new_err("tensor is not contiguous; request a strided buffer"));
+        }
+        let size = t.dtype().size() as isize;
+        let layout = t.layout();
+        // shape then strides, freed in __releasebuffer__
+        let mut dims: Vec<isize> = layout.shape().iter().map(|&d| d as isize).collect();
+        dims.extend(layout.strides().iter().map(|&s| s * size));
+        let dims = Box::into_raw(dims.into_boxed_slice());
+        let ndim = layout.rank();
+        let base = t.storage_bytes().as_ptr();
+        let data = if t.numel() == 0 { base } else { base.wrapping_add(layout.offset() * t.dtype().size()) };
+        // SAFETY: CPython hands us a writable `view`; the pointers stored in it stay
+        // valid until __releasebuffer__: `data` points into storage kept alive by
+        // `obj` (a new reference to this tensor), `dims` is leaked above and freed
+        // there, and `format` is a static string.
+        unsafe {
+            (*view).buf = data.cast_mut().cast();
+            (*view).obj = slf.clone().into_any().into_ptr();
+            (*view).len = (t.numel() as isize) * size;
+            (*view).readonly = 1;
+            (*view).itemsize = size;
+            (*view).format =
+                if flags & PyBUF_FORMAT == PyBUF_FORMAT { format.as_ptr().cast_mut() } else { std::ptr::null_mut() };
+            (*view).ndim = ndim as c_int;
+            let dp = dims.cast::<isize>();
+            (*view).shape = if flags & PyBUF_ND == PyBUF_ND { dp } else { std::ptr::null_mut() };
+            (*view).strides =
+                if flags & PyBUF_STRIDES == PyBUF_STRIDES { dp.wrapping_add(ndim) } else { std::ptr::null_mut() };
+            (*view).suboffsets = std::ptr::null_mut();
+            (*view).internal = dims.cast();
+        }
+        Ok(())
+    }
+
+    /// # Safety
+    /// Called by CPython with a view this object filled.
+    unsafe fn __releasebuffer__(&self, view: *mut pyo3::ffi::Py_buffer) {
+        // SAFETY: `internal` holds the boxed shape+strides slice of 2*ndim entries made in __getbuffer__.
+        unsafe {
+            let n = 2 * (*view).ndim as usize;
+            let p = (*view).internal.cast::<isize>();
+            if !p.is_null() {
+                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)));
+            }
+        }
+    }
+
+    /// DLPack export (zero-copy, read-only; legacy or versioned capsule).
+    #[pyo3(signature = (*, stream = None, max_version = None, dl_device = None, copy = None))]
+    fn __dlpack__<'py>(
+        &self,
+        py: Python<'py>,
+        stream: Option<&Bound<'py, PyAny>>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(u32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        crate::dlpack::export(py, &self.t, stream, max_version, dl_device, copy)
+    }
+
+    fn __dlpack_device__(&self) -> (u32, i32) {
+        (1, 0) // kDLCPU, device 0
+    }
+}
+
+fn no_modulo(m: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match m {
+        Some(m) if !m.is_none() => Err(PyTypeError::new_err("pow() with a modulus is not supported for tensors")),
+        _ => Ok(()),
+    }
+}
+
+fn matmul_work(a: &Tensor, b: &Tensor) -> usize {
+    // multiply-adds: (batch·m·k) · n
+    a.numel().saturating_mul(b.shape().last().copied().unwrap_or(1))
+}
+
+fn one_element(t: &Tensor, what: &str) -> PyResult<()> {
+    if t.numel() != 1 {
+        return Err(PyTypeError::new_err(format!(
+            "{what}() needs a tensor with one element, got shape {:?}",
+            t.shape()
+        )));
+    }
+    Ok(())
+}
+
+/// The struct-module format of a dtype (`None` for bfloat16, which has none).
+fn buffer_format(d: DType) -> Option<&'static CStr> {
+    Some(match d {
+        DType::Bool => c"?",
+        DType::U8 => c"B",
+        DType::U16 => c"H",
+        DType::U32 => c"I",
+        DType::U64 => c"Q",
+        DType::I8 => c"b",
+        DType::I16 => c"h",
+        DType::I32 => c"i",
+        DType::I64 => c"q",
+        DType::F16 => c"e",
+        DType::F32 => c"f",
+        DType::F64 => c"d",
+        DType::C64 => c"Zf",
+        DType::C128 => c"Zd",
+        DType::BF16 => return None,
+    })
+}
+
+/// TF's `numpy=` text: Python's repr of the item for 0-d tensors, NumPy's repr
+/// (`array([...], dtype=...)`) for arrays when `repr`, NumPy's str otherwise.
+fn numpy_text(slf: &Bound<'_, PyTensor>, repr: bool) -> PyResult<String> {
+    let t = &slf.get().t;
+    if t.rank() == 0 {
+        return Ok(lattensor::display::numpy_str(t));
+    }
+    let view = convert::numpy_view(slf.py(), t, slf.clone().into_any())?;
+    Ok(if repr { view.repr()? } else { view.str()? }.to_string())
+}
+
+/// Python index → slice arguments: ints, slices, `None`, `...`, 0-d integer tensors.
+fn slice_args(key: &Bound<'_, PyAny>, rank: usize) -> PyResult<Vec<SliceArg>> {
+    let items: Vec<Bound<'_, PyAny>> = match key.cast::<PyTuple>() {
+        Ok(t) => t.iter().collect(),
+        Err(_) => vec![key.clone()],
+    };
+    let consumes = |x: &Bound<'_, PyAny>| !(x.is_none() || x.is_instance_of::<PyEllipsis>());
+    let used = items.iter().filter(|x| consumes(x)).count();
+    let mut out = Vec::with_capacity(rank + items.len());
+    let mut seen_ellipsis = false;
+    for x in &items {
+        if x.is_none() {
+            out.push(SliceArg::NewAxis);
+        } else if x.is_instance_of::<PyEllipsis>() {
+            if seen_ellipsis {
+                return Err(PyIndexError::new_err("an index can only have a single ellipsis ('...')"));
+            }
+            seen_ellipsis = true;
+            out.extend(std::iter::repeat_n(SliceArg::FULL, rank.saturating_sub(used)));
+        } else if let Ok(s) = x.cast::<PySlice>() {
+            let get = |name: &str| -> PyResult<Option<isize>> {
+                let v = s.getattr(name)?;
+                if v.is_none() { Ok(None) } else { Ok(Some(index_value(&v)?)) }
+            };
+            let step = get("step")?.unwrap_or(1);
+            if step == 0 {
+                return Err(PyValueError::new_err("slice step cannot be zero"));
+            }
+            out.push(SliceArg::Range { start: get("start")?, stop: get("stop")?, step });
+        } else {
+            out.push(SliceArg::Index(index_value(x)?));
+        }
+    }
+    Ok(out)
+}
+
+fn index_value(x: &Bound<'_, PyAny>) -> PyResult<isize> {
+    if x.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyIndexError::new_err("boolean indices (masks) are not supported; use basic indexing"));
+    }
+    if let Ok(t) = x.cast::<PyTensor>() {
+        let t = &t.get().t;
+        if t.rank() == 0 && t.dtype().is_integer() {
+            return t.item::<i64>().py().map(|v| v as isize);
+        }
+    }
+    match x.call_method0("__index__") {
+        Ok(v) => v.extract::<isize>().map_err(|_| PyIndexError::new_err("index out of range")),
+        Err(_) => Err(PyIndexError::new_err(format!(
+            "only integers, slices (`:`), ellipsis (`...`) and None are valid indices, not {}; \
+             advanced (array) indexing is not supported",
+            x.get_type().name()?
+        ))),
+    }
+}

@@ -1,0 +1,472 @@
+//! `lattensor._lattensor.numpy`: the library's TF-NumPy functions
+//! (`lattensor::numpy`) under NumPy's names and signatures.
+
+use lattensor::numpy as tnp;
+use lattensor::ops::Axes;
+use lattensor::{Scalar, Value};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::convert::{self, Arg, arg};
+use crate::dtype::opt_dtype;
+use crate::errors::IntoPyResult;
+use crate::run;
+use crate::tensor::PyTensor;
+
+type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+/// A Python value as the library's `Value` (literals stay literals, so they stay weak).
+fn value(obj: &Bound<'_, PyAny>) -> PyResult<(Value, usize)> {
+    Ok(match arg(obj)? {
+        Arg::Ref(t) => (Value::Tensor(t.clone()), t.numel()),
+        Arg::Owned(t) => {
+            let n = t.numel();
+            (Value::Tensor(t), n)
+        }
+        Arg::Scalar(s) => (Value::Literal(s), 1),
+    })
+}
+
+fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
+    crate::ops::axes(axis)
+}
+
+fn opt_axis(axis: Opt<'_, '_>) -> PyResult<Option<isize>> {
+    match axis.filter(|a| !a.is_none()) {
+        None => Ok(None),
+        Some(a) => a.extract::<isize>().map(Some).map_err(|_| PyTypeError::new_err("axis must be None or an int")),
+    }
+}
+
+macro_rules! unary {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`tnp.", stringify!($name), "`.")]
+            #[pyfunction]
+            pub fn $name(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+                let (v, n) = value(x)?;
+                run(py, n, || tnp::$name(v)).map(PyTensor::new)
+            }
+        )*
+        fn register_unary(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($name, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+unary!(
+    abs,
+    absolute,
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctanh,
+    bitwise_not,
+    cbrt,
+    ceil,
+    conj,
+    conjugate,
+    cos,
+    cosh,
+    deg2rad,
+    exp,
+    exp2,
+    expm1,
+    fabs,
+    fix,
+    floor,
+    imag,
+    log,
+    log1p,
+    log2,
+    log10,
+    negative,
+    positive,
+    rad2deg,
+    real,
+    reciprocal,
+    signbit,
+    sin,
+    sinc,
+    sinh,
+    sqrt,
+    square,
+    tan,
+    tanh,
+    copy,
+    ravel,
+    flatten,
+    fliplr,
+    flipud,
+);
+
+#[pyfunction]
+#[pyo3(signature = (z, deg = false))]
+fn angle(py: Python<'_>, z: &Bound<'_, PyAny>, deg: bool) -> PyResult<PyTensor> {
+    let (v, n) = value(z)?;
+    run(py, n, || tnp::angle(v, deg)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, decimals = 0))]
+fn around(py: Python<'_>, a: &Bound<'_, PyAny>, decimals: i32) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    run(py, n, || tnp::around(v, decimals)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, decimals = 0))]
+fn round(py: Python<'_>, a: &Bound<'_, PyAny>, decimals: i32) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    run(py, n, || tnp::round(v, decimals)).map(PyTensor::new)
+}
+
+// ---- creation ----------------------------------------------------------------
+
+#[pyfunction]
+#[pyo3(signature = (object, dtype = None, copy = true, ndmin = 0))]
+fn array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
+    let (v, _) = value(object)?;
+    let d = opt_dtype(dtype)?;
+    crate::run_quiet(|| tnp::array(v, d, copy, ndmin)).py().map(PyTensor::new)
+}
+
+macro_rules! like_dtype {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, dtype = None))]
+        fn $name(a: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+            let (v, _) = value(a)?;
+            let d = opt_dtype(dtype)?;
+            crate::run_quiet(|| tnp::$name(v, d)).py().map(PyTensor::new)
+        }
+    )*};
+}
+like_dtype!(asarray, asanyarray, ascontiguousarray, empty_like, zeros_like, ones_like);
+
+#[pyfunction]
+#[pyo3(signature = (a, fill_value, dtype = None, shape = None))]
+fn full_like(
+    a: &Bound<'_, PyAny>,
+    fill_value: &Bound<'_, PyAny>,
+    dtype: Opt<'_, '_>,
+    shape: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    let fill = literal(fill_value)?;
+    let d = opt_dtype(dtype)?;
+    let s: Option<Vec<usize>> = shape.filter(|s| !s.is_none()).map(|s| s.extract()).transpose()?;
+    crate::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)
+}
+
+fn literal(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
+    if let Some(s) = convert::scalar_of(obj)? {
+        return Ok(s);
+    }
+    let t = convert::to_tensor(obj)?;
+    if t.numel() != 1 {
+        return Err(PyValueError::new_err("expected a single number"));
+    }
+    Ok(if t.dtype().is_bool() {
+        Scalar::Bool(t.item::<bool>().py()?)
+    } else if t.dtype().is_integer() {
+        Scalar::Int(t.item::<i64>().py()?)
+    } else if t.dtype().is_complex() {
+        Scalar::Complex(t.item::<num_complex::Complex64>().py()?)
+    } else {
+        Scalar::Float(t.item::<f64>().py()?)
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, stop = None, step = None, dtype = None))]
+fn arange(start: &Bound<'_, PyAny>, stop: Opt<'_, '_>, step: Opt<'_, '_>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let s = literal(start)?;
+    let e = stop.filter(|x| !x.is_none()).map(literal).transpose()?;
+    let st = step.filter(|x| !x.is_none()).map(literal).transpose()?.unwrap_or(Scalar::Int(1));
+    let d = opt_dtype(dtype)?;
+    crate::run_quiet(|| tnp::arange(s, e, st, d)).py().map(PyTensor::new)
+}
+
+// ---- reductions ------------------------------------------------------------------
+
+macro_rules! reduce_dtype {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, axis = None, dtype = None, keepdims = false))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+            let (v, n) = value(a)?;
+            let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
+            run(py, n, || tnp::$name(v, ax, d, keepdims)).map(PyTensor::new)
+        }
+    )*};
+}
+reduce_dtype!(sum, prod, mean, nanmean);
+
+macro_rules! reduce_plain {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, axis = None, keepdims = false))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+            let (v, n) = value(a)?;
+            let ax = axes(axis)?;
+            run(py, n, || tnp::$name(v, ax, keepdims)).map(PyTensor::new)
+        }
+    )*};
+}
+reduce_plain!(amax, amin, max, min);
+
+#[pyfunction]
+#[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
+fn std_dev(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+    ddof: usize,
+    keepdims: bool,
+) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let ax = axes(axis)?;
+    let r = run(py, n, || tnp::std(v, ax, ddof, keepdims))?;
+    match opt_dtype(dtype)? {
+        Some(d) if d != r.dtype() => r.cast(d).py().map(PyTensor::new),
+        _ => Ok(PyTensor::new(r)),
+    }
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
+fn var(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    dtype: Opt<'_, '_>,
+    ddof: usize,
+    keepdims: bool,
+) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
+    run(py, n, || tnp::var(v, ax, d, ddof, keepdims)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = None, weights = None, returned = false))]
+fn average<'py>(
+    py: Python<'py>,
+    a: &Bound<'py, PyAny>,
+    axis: Opt<'_, 'py>,
+    weights: Opt<'_, 'py>,
+    returned: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (v, n) = value(a)?;
+    let ax = opt_axis(axis)?;
+    let w = weights.filter(|w| !w.is_none()).map(convert::to_tensor).transpose()?;
+    if returned {
+        let (avg, sum) = run(py, n, || tnp::average_returned(v, ax, w.as_ref()))?;
+        Ok(PyTuple::new(py, [PyTensor::new(avg), PyTensor::new(sum)])?.into_any())
+    } else {
+        let avg = run(py, n, || tnp::average(v, ax, w.as_ref()))?;
+        Ok(Bound::new(py, PyTensor::new(avg))?.into_any())
+    }
+}
+
+macro_rules! cumulative {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, axis = None, dtype = None))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+            let (v, n) = value(a)?;
+            let (ax, d) = (opt_axis(axis)?, opt_dtype(dtype)?);
+            run(py, n, || tnp::$name(v, ax, d)).map(PyTensor::new)
+        }
+    )*};
+}
+cumulative!(cumsum, cumprod);
+
+#[pyfunction]
+#[pyo3(signature = (a, offset = 0, axis1 = 0, axis2 = 1, dtype = None))]
+fn trace(a: &Bound<'_, PyAny>, offset: isize, axis1: isize, axis2: isize, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    let d = opt_dtype(dtype)?;
+    crate::run_quiet(|| tnp::trace(v, offset, axis1, axis2, d)).py().map(PyTensor::new)
+}
+
+// ---- shapes ----------------------------------------------------------------------
+
+#[pyfunction]
+#[pyo3(signature = (m, axis = None))]
+fn flip(m: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, _) = value(m)?;
+    let ax = axes(axis)?;
+    crate::run_quiet(|| tnp::flip(v, ax)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (m, k = 1, axes = (0, 1)))]
+fn rot90(m: &Bound<'_, PyAny>, k: i32, axes: (isize, isize)) -> PyResult<PyTensor> {
+    let (v, _) = value(m)?;
+    crate::run_quiet(|| tnp::rot90(v, k, axes)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+fn swapaxes(a: &Bound<'_, PyAny>, axis1: isize, axis2: isize) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    crate::run_quiet(|| tnp::swapaxes(v, axis1, axis2)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+fn moveaxis(a: &Bound<'_, PyAny>, source: &Bound<'_, PyAny>, destination: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    let (s, d) = (axes(Some(source))?, axes(Some(destination))?);
+    crate::run_quiet(|| tnp::moveaxis(v, s, d)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axes = None))]
+fn transpose(a: &Bound<'_, PyAny>, axes: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    let p: Option<Vec<isize>> = axes.filter(|x| !x.is_none()).map(|x| x.extract()).transpose()?;
+    crate::run_quiet(|| tnp::transpose(v, p.as_deref())).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, newshape, order = "C"))]
+fn reshape(a: &Bound<'_, PyAny>, newshape: &Bound<'_, PyAny>, order: &str) -> PyResult<PyTensor> {
+    if order != "C" {
+        return Err(crate::errors::UnimplementedError::new_err("reshape: only order='C' is supported"));
+    }
+    let (v, _) = value(a)?;
+    let s: Vec<isize> = match newshape.extract::<isize>() {
+        Ok(n) => vec![n],
+        Err(_) => newshape.extract()?,
+    };
+    crate::run_quiet(|| tnp::reshape(v, &s)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+fn expand_dims(a: &Bound<'_, PyAny>, axis: isize) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    crate::run_quiet(|| tnp::expand_dims(v, axis)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = None))]
+fn squeeze(a: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    let ax = axes(axis)?;
+    crate::run_quiet(|| tnp::squeeze(v, ax)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, offset = 0, axis1 = 0, axis2 = 1))]
+fn diagonal(a: &Bound<'_, PyAny>, offset: isize, axis1: isize, axis2: isize) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    crate::run_quiet(|| tnp::diagonal(v, offset, axis1, axis2)).py().map(PyTensor::new)
+}
+
+macro_rules! with_k {
+    ($($name:ident($arg:ident)),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = ($arg, k = 0))]
+        fn $name($arg: &Bound<'_, PyAny>, k: isize) -> PyResult<PyTensor> {
+            let (v, _) = value($arg)?;
+            crate::run_quiet(|| tnp::$name(v, k)).py().map(PyTensor::new)
+        }
+    )*};
+}
+with_k!(diag(v), diagflat(v), triu(m));
+
+#[pyfunction]
+#[pyo3(signature = (x, N = None, increasing = false))]
+#[allow(non_snake_case)]
+fn vander(x: &Bound<'_, PyAny>, N: Option<usize>, increasing: bool) -> PyResult<PyTensor> {
+    let (v, _) = value(x)?;
+    crate::run_quiet(|| tnp::vander(v, N, increasing)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, n = 1, axis = -1))]
+fn diff(a: &Bound<'_, PyAny>, n: usize, axis: isize) -> PyResult<PyTensor> {
+    let (v, _) = value(a)?;
+    crate::run_quiet(|| tnp::diff(v, n, axis)).py().map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, repeats, axis = None))]
+fn repeat(py: Python<'_>, a: &Bound<'_, PyAny>, repeats: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let r: Vec<usize> = match repeats.extract::<usize>() {
+        Ok(k) => vec![k],
+        Err(_) => repeats.extract()?,
+    };
+    let ax = opt_axis(axis)?;
+    run(py, n, || tnp::repeat(v, &r, ax)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = -1))]
+fn sort(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    run(py, n, || tnp::sort(v, axis)).map(PyTensor::new)
+}
+
+/// Registers the `numpy` submodule of `_lattensor`.
+pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let m = PyModule::new(parent.py(), "numpy")?;
+    register_unary(&m)?;
+    for f in [
+        wrap_pyfunction!(angle, &m)?,
+        wrap_pyfunction!(around, &m)?,
+        wrap_pyfunction!(round, &m)?,
+        wrap_pyfunction!(array, &m)?,
+        wrap_pyfunction!(asarray, &m)?,
+        wrap_pyfunction!(asanyarray, &m)?,
+        wrap_pyfunction!(ascontiguousarray, &m)?,
+        wrap_pyfunction!(empty_like, &m)?,
+        wrap_pyfunction!(zeros_like, &m)?,
+        wrap_pyfunction!(ones_like, &m)?,
+        wrap_pyfunction!(full_like, &m)?,
+        wrap_pyfunction!(arange, &m)?,
+        wrap_pyfunction!(sum, &m)?,
+        wrap_pyfunction!(prod, &m)?,
+        wrap_pyfunction!(mean, &m)?,
+        wrap_pyfunction!(nanmean, &m)?,
+        wrap_pyfunction!(amax, &m)?,
+        wrap_pyfunction!(amin, &m)?,
+        wrap_pyfunction!(max, &m)?,
+        wrap_pyfunction!(min, &m)?,
+        wrap_pyfunction!(std_dev, &m)?,
+        wrap_pyfunction!(var, &m)?,
+        wrap_pyfunction!(average, &m)?,
+        wrap_pyfunction!(cumsum, &m)?,
+        wrap_pyfunction!(cumprod, &m)?,
+        wrap_pyfunction!(trace, &m)?,
+        wrap_pyfunction!(flip, &m)?,
+        wrap_pyfunction!(rot90, &m)?,
+        wrap_pyfunction!(swapaxes, &m)?,
+        wrap_pyfunction!(moveaxis, &m)?,
+        wrap_pyfunction!(transpose, &m)?,
+        wrap_pyfunction!(reshape, &m)?,
+        wrap_pyfunction!(expand_dims, &m)?,
+        wrap_pyfunction!(squeeze, &m)?,
+        wrap_pyfunction!(diagonal, &m)?,
+        wrap_pyfunction!(diag, &m)?,
+        wrap_pyfunction!(diagflat, &m)?,
+        wrap_pyfunction!(triu, &m)?,
+        wrap_pyfunction!(vander, &m)?,
+        wrap_pyfunction!(diff, &m)?,
+        wrap_pyfunction!(repeat, &m)?,
+        wrap_pyfunction!(sort, &m)?,
+    ] {
+        m.add_function(f)?;
+    }
+    // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
+    m.add_function(wrap_pyfunction!(crate::ops::numpy_einsum, &m)?)?;
+    m.setattr("einsum", m.getattr("numpy_einsum")?)?;
+    parent.add_submodule(&m)
+}

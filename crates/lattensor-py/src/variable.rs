@@ -1,0 +1,244 @@
+//! `lattensor.Variable`: mutable state whose dtype never changes (`tf.Variable`).
+
+use std::sync::Arc;
+
+use lattensor::{Value, Variable};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::convert::{self, Arg};
+use crate::dtype::{PyDType, opt_dtype};
+use crate::errors::IntoPyResult;
+use crate::tensor::PyTensor;
+
+/// A mutable tensor with a fixed dtype and shape, like `tf.Variable`.
+///
+/// `assign`, `assign_add` and `assign_sub` promote the value with the
+/// variable's dtype; if that is not the variable's dtype they raise TF's
+/// "Variable dtype is immutable" `TypeError`. Updates are atomic, so a
+/// variable can be shared between threads.
+#[pyclass(name = "Variable", module = "lattensor", frozen, weakref)]
+pub struct PyVariable {
+    pub v: Arc<Variable>,
+    name: String,
+    trainable: Py<PyAny>,
+}
+
+fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    Ok(match convert::arg(obj)? {
+        Arg::Ref(t) => Value::Tensor(t.clone()),
+        Arg::Owned(t) => Value::Tensor(t),
+        Arg::Scalar(s) => Value::Literal(s),
+    })
+}
+
+#[pymethods]
+impl PyVariable {
+    /// `Variable(initial_value, trainable=True, name=None, dtype=None)` — TF's
+    /// positional order, so `Variable(10, tf.int32)` passes `tf.int32` as
+    /// `trainable` and the dtype comes from the value, as in TF.
+    #[new]
+    #[pyo3(signature = (initial_value, trainable = None, name = None, dtype = None))]
+    fn new(
+        py: Python<'_>,
+        initial_value: &Bound<'_, PyAny>,
+        trainable: Option<Py<PyAny>>,
+        name: Option<String>,
+        dtype: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let init = match opt_dtype(dtype)? {
+            Some(d) => crate::ops::constant_impl(initial_value, Some(d))?,
+            None => convert::to_tensor(initial_value)?,
+        };
+        let v = crate::run_quiet(|| Variable::new(init)).py()?;
+        let trainable = trainable.unwrap_or_else(|| {
+            true.into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.None())
+        });
+        Ok(PyVariable { v: Arc::new(v), name: name.unwrap_or_else(|| "Variable:0".into()), trainable })
+    }
+
+    #[getter]
+    fn dtype(&self) -> PyDType {
+        PyDType { d: self.v.dtype() }
+    }
+
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.v.shape())
+    }
+
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.v.shape().len()
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    #[getter]
+    fn trainable(&self, py: Python<'_>) -> Py<PyAny> {
+        self.trainable.clone_ref(py)
+    }
+
+    /// Variables are always strong.
+    #[getter]
+    fn weak(&self) -> bool {
+        false
+    }
+
+    /// The current value as a tensor (a snapshot).
+    fn read_value(&self) -> PyTensor {
+        PyTensor::new(self.v.read())
+    }
+
+    /// The current value (same as `read_value`).
+    fn value(&self) -> PyTensor {
+        self.read_value()
+    }
+
+    /// Same as `read_value().numpy()`.
+    fn numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let t = Bound::new(py, self.read_value())?;
+        t.call_method0("numpy")
+    }
+
+    /// Replaces the value; returns a handle to the variable (TF's `UnreadVariable`).
+    fn assign(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let v = value_of(value)?;
+        crate::run_quiet(|| self.v.assign(v)).py()?;
+        Ok(self.unread(py))
+    }
+
+    /// Adds `value` atomically; returns a handle to the variable (TF's `UnreadVariable`).
+    fn assign_add(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let v = value_of(value)?;
+        crate::run_quiet(|| self.v.assign_add(v)).py()?;
+        Ok(self.unread(py))
+    }
+
+    /// Subtracts `value` atomically; returns a handle to the variable (TF's `UnreadVariable`).
+    fn assign_sub(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let v = value_of(value)?;
+        crate::run_quiet(|| self.v.assign_sub(v)).py()?;
+        Ok(self.unread(py))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let t = Bound::new(py, self.read_value())?;
+        let text = if self.v.shape().is_empty() {
+            lattensor::display::numpy_str(&t.get().t)
+        } else {
+            t.call_method0("__array__")?.repr()?.to_string()
+        };
+        Ok(format!(
+            "<lattensor.Variable '{}' shape={} dtype={}, numpy={text}>",
+            self.name,
+            lattensor::display::shape_str(self.v.shape()),
+            self.v.dtype()
+        ))
+    }
+
+    #[pyo3(signature = (dtype = None, copy = None))]
+    fn __array__<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<bool>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let t = Bound::new(py, self.read_value())?;
+        t.call_method1("__array__", (dtype, copy))
+    }
+
+    // Operators act on the current value, as TF's variables do.
+    fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__add__(py, other)
+    }
+    fn __radd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__radd__(py, other)
+    }
+    fn __sub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__sub__(py, other)
+    }
+    fn __rsub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rsub__(py, other)
+    }
+    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__mul__(py, other)
+    }
+    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rmul__(py, other)
+    }
+    fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__truediv__(py, other)
+    }
+    fn __rtruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rtruediv__(py, other)
+    }
+    fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__floordiv__(py, other)
+    }
+    fn __rfloordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rfloordiv__(py, other)
+    }
+    fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__mod__(py, other)
+    }
+    fn __rmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rmod__(py, other)
+    }
+    fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__matmul__(py, other)
+    }
+    fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        self.read_value().__rmatmul__(py, other)
+    }
+    fn __pow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        self.read_value().__pow__(py, other, modulo)
+    }
+    fn __rpow__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        modulo: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        self.read_value().__rpow__(py, other, modulo)
+    }
+    fn __neg__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.read_value().__neg__(py)
+    }
+    fn __abs__(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.read_value().__abs__(py)
+    }
+    fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
+        self.read_value().__richcmp__(py, other, op)
+    }
+    fn __hash__(&self) -> isize {
+        // variables are hashable by identity (TF's are too)
+        std::sync::Arc::as_ptr(&self.v) as isize
+    }
+
+    #[classattr]
+    fn __array_priority__() -> i32 {
+        100
+    }
+
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        // Everything else (operators aside) behaves like the current value.
+        let t = Bound::new(py, self.read_value())?;
+        t.getattr(name)
+    }
+}
+
+impl PyVariable {
+    /// Another handle to the same variable, named as TF names the result of an update.
+    fn unread(&self, py: Python<'_>) -> Self {
+        PyVariable { v: Arc::clone(&self.v), name: "UnreadVariable".into(), trainable: self.trainable.clone_ref(py) }
+    }
+}

@@ -1,0 +1,73 @@
+"""lattensor: tensors with TensorFlow-NumPy's lattice-based type promotion.
+
+A TF-NumPy program ports by changing its imports::
+
+    import lattensor as tf
+    import lattensor.experimental.numpy as tnp
+
+    tf.constant(5)                    # <lattensor.Tensor: shape=(), dtype=int32, numpy=5, weak=True>
+    tf.constant(1.2) + tf.constant(3.1, tf.float16)   # float16: the weak literal adapts
+    with tf.promotion_mode("safe"):
+        tf.constant(1, tf.int32) + tf.constant(1.0, tf.float32)   # TypeError
+
+Python values are inferred as TF infers them (``int`` → ``i32*``, ``float``
+→ ``f32*``, ``complex`` → ``c128*``, ``bool`` → ``bool``, NumPy values keep
+their dtype); every op promotes through one lattice in the current mode
+(``all`` by default; ``safe``, ``strict`` and ``numpy`` on request).
+"""
+
+from __future__ import annotations
+
+import sys as _sys
+
+from lattensor import _lattensor
+from lattensor._api import bind as _bind
+from lattensor._lattensor import (
+    DType,
+    Tensor,
+    Variable,
+    as_dtype,
+    from_dlpack,
+    get_promotion_mode,
+    promotion_mode,
+    result_type,
+    set_promotion_mode,
+)
+
+# dtypes (tf.int32, …); `bool` is bound last so this module can still use the builtin above it
+uint8 = _lattensor.uint8
+uint16 = _lattensor.uint16
+uint32 = _lattensor.uint32
+uint64 = _lattensor.uint64
+int8 = _lattensor.int8
+int16 = _lattensor.int16
+int32 = _lattensor.int32
+int64 = _lattensor.int64
+bfloat16 = _lattensor.bfloat16
+float16 = half = _lattensor.float16
+float32 = _lattensor.float32
+float64 = double = _lattensor.float64
+complex64 = _lattensor.complex64
+complex128 = _lattensor.complex128
+
+# top-level functions, as in TF
+_bind(
+    globals(),
+    """
+    constant convert_to_tensor cast bitcast einsum identity stop_gradient clip_by_value expand_dims
+    reshape squeeze transpose zeros_like ones_like zeros ones fill eye linspace range realdiv
+    truncatediv truncatemod add subtract multiply divide truediv abs pow maximum minimum equal
+    not_equal less less_equal greater greater_equal negative sign sqrt square exp round matmul
+    reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all
+    max_tensor_bytes set_max_tensor_bytes
+    """.split(),
+)
+
+from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn  # noqa: E402
+
+numpy = experimental.numpy
+_sys.modules[__name__ + ".numpy"] = experimental.numpy
+
+bool = _lattensor.bool  # noqa: A001 (TF's name)
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+"""``lattensor.experimental``: holds ``experimental.numpy`` (TF-NumPy)."""
+
+from lattensor.experimental import numpy
+
+__all__ = ["numpy"]

@@ -1,0 +1,33 @@
+"""``lattensor.experimental.numpy`` (also ``lattensor.numpy``): TF-NumPy.
+
+NumPy-style names and signatures over the same lattice: ``tnp.array(1)`` is
+``i32*``, ``tnp.array(1.0)`` is ``f32*``, float functions compute integers in
+float32 (``tnp.sqrt(4)`` is ``f32*`` 2.0), ``sum``-like reductions widen small
+integers to 32 bits, and weakness is kept — TF 2.21's rules, implemented in
+the Rust library (``lattensor::numpy``; docs/deviations.md lists where TF
+breaks them and lattensor does not).
+
+``experimental_enable_numpy_behavior(dtype_conversion_mode=...)`` sets the
+process-wide promotion mode; ``lattensor.promotion_mode("safe")`` scopes one
+to a ``with`` block on the calling thread.
+"""
+
+from __future__ import annotations
+
+from lattensor import _lattensor as _C
+from lattensor._api import bind as _bind
+
+_bind(globals(), [n for n in dir(_C.numpy) if not n.startswith("_") and n != "numpy_einsum"], source=_C.numpy)
+
+
+def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
+    """Sets the process-wide promotion mode, like TF's function of that name.
+
+    ``dtype_conversion_mode`` is ``"all"`` or ``"safe"`` (the lattice),
+    ``"legacy"`` (NumPy's rules) or ``"off"`` (no implicit promotion between
+    strong dtypes). Unlike TF, it may be called at any time, any number of
+    times; threads inside a ``lattensor.promotion_mode`` block keep theirs.
+    ``prefer_float32`` is accepted for compatibility and has no effect.
+    """
+    del prefer_float32
+    _C.set_promotion_mode(dtype_conversion_mode)

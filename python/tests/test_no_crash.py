@@ -1,0 +1,165 @@
+"""Hypothesis: random dtypes, shapes, values and equations never crash.
+
+Whatever the input, a call returns a tensor or raises one of the library's
+exceptions (TF's families, TypeError, ValueError, IndexError,
+OverflowError, BufferError) — never a Rust panic.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lattensor as lt
+
+ALLOWED = (lt.errors.OpError, TypeError, ValueError, IndexError, OverflowError, BufferError)
+DTYPES = ["bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
+          "bfloat16", "float16", "float32", "float64", "complex64", "complex128"]
+UNARY = ["abs", "negative", "sqrt", "exp", "log", "sin", "tanh", "round", "sign", "square", "reciprocal",
+         "real", "imag", "conj", "floor", "erf", "lgamma", "digamma", "sigmoid", "is_nan", "logical_not"]
+BINARY = ["add", "subtract", "multiply", "divide", "floordiv", "floormod", "pow", "maximum", "minimum",
+          "equal", "less", "truncatediv", "truncatemod", "divide_no_nan", "logical_and"]
+REDUCE = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_prod", "reduce_variance", "reduce_logsumexp"]
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+
+shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
+py_values = st.one_of(
+    st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+    st.complex_numbers(allow_nan=True, allow_infinity=True),
+)
+
+
+def as_numpy_dtype(name):
+    return ml_dtypes.bfloat16 if name == "bfloat16" else np.dtype(name)
+
+
+@st.composite
+def tensors(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = draw(shapes)
+    n = int(np.prod(shape))
+    raw = draw(st.lists(st.integers(0, 255), min_size=n * np.dtype(as_numpy_dtype(dtype)).itemsize,
+                        max_size=n * np.dtype(as_numpy_dtype(dtype)).itemsize))
+    data = np.frombuffer(bytes(raw), dtype=np.uint8)
+    if dtype == "bool":
+        a = (data % 2).astype(bool).reshape(shape)
+    else:
+        a = data.view(as_numpy_dtype(dtype)).reshape(shape)
+    weak = draw(st.booleans())
+    t = lt.constant(a)
+    if weak and dtype in ("int32", "int64", "float32", "float64", "complex128"):
+        t = lt.constant(t.numpy().tolist()) if t.ndim else t  # lists of Python numbers are weak
+    return t
+
+
+operands = st.one_of(tensors(), py_values)
+
+
+def call(f, *args, **kwargs):
+    try:
+        r = f(*args, **kwargs)
+    except ALLOWED as e:
+        assert "panicked" not in str(e), e
+        return None
+    except BaseException as e:  # a PanicException derives from BaseException
+        raise AssertionError(f"not a library exception: {type(e).__name__}: {e}") from e
+    if isinstance(r, lt.Tensor):
+        np.asarray(r)  # the result can be read back
+        repr(r)
+    return r
+
+
+@SETTINGS
+@given(st.sampled_from(UNARY), operands, st.sampled_from(["all", "safe", "strict", "numpy"]))
+def test_unary(name, x, mode):
+    with lt.promotion_mode(mode):
+        call(getattr(lt.math, name), x)
+
+
+@SETTINGS
+@given(st.sampled_from(BINARY), operands, operands, st.sampled_from(["all", "safe", "strict", "numpy"]))
+def test_binary(name, x, y, mode):
+    with lt.promotion_mode(mode):
+        call(getattr(lt.math, name), x, y)
+        if isinstance(x, lt.Tensor):
+            call(lambda: x + y)
+            call(lambda: x @ y)
+            call(lambda: x ** y)
+            call(lambda: x < y)
+
+
+@SETTINGS
+@given(st.sampled_from(REDUCE), tensors(), st.one_of(st.none(), st.integers(-5, 5), st.lists(st.integers(-5, 5), max_size=3)),
+       st.booleans())
+def test_reductions(name, x, axis, keepdims):
+    call(getattr(lt.math, name), x, axis=axis, keepdims=keepdims)
+
+
+@SETTINGS
+@given(tensors(), st.sampled_from(DTYPES))
+def test_cast_and_bitcast(x, dtype):
+    call(lt.cast, x, dtype)
+    call(lt.bitcast, x, dtype)
+    call(lt.constant, x, dtype)
+
+
+@SETTINGS
+@given(st.text(alphabet="abcij,.->", max_size=14), st.lists(tensors(), min_size=1, max_size=3))
+def test_einsum_equations(eq, ops):
+    call(lt.einsum, eq, *ops)
+    call(lt.numpy.einsum, eq, *ops)
+
+
+index_items = st.one_of(st.integers(-6, 6), st.none(), st.just(Ellipsis),
+                        st.builds(slice, st.one_of(st.none(), st.integers(-6, 6)),
+                                  st.one_of(st.none(), st.integers(-6, 6)),
+                                  st.one_of(st.none(), st.integers(-3, 3))))
+
+
+@SETTINGS
+@given(tensors(), st.lists(index_items, max_size=5).map(tuple))
+def test_indexing(x, key):
+    try:
+        want = np.asarray(x)[key]
+    except (IndexError, ValueError):
+        want = None
+    r = call(lambda: x[key])
+    if want is None:
+        assert r is None, key
+    else:
+        got = r.numpy() if r is not None else None
+        assert got is not None and got.shape == np.shape(want) and got.tobytes() == np.asarray(want).tobytes(), key
+
+
+@SETTINGS
+@given(st.recursive(py_values, lambda c: st.lists(c, max_size=3), max_leaves=8), st.sampled_from(DTYPES + [None]))
+def test_constant_of_nested_lists(value, dtype):
+    call(lt.constant, value, dtype)
+
+
+@SETTINGS
+@given(tensors(), shapes)
+def test_shape_ops(x, shape):
+    call(lt.reshape, x, list(shape))
+    call(lt.transpose, x)
+    call(lt.expand_dims, x, len(shape) - 2)
+    call(lt.squeeze, x)
+    call(lt.linalg.matrix_transpose, x)
+    call(lt.linalg.trace, x)
+
+
+TNP_ONE_ARG = sorted(
+    n for n in ["abs", "cbrt", "exp2", "log2", "log10", "sinc", "fix", "signbit", "positive", "deg2rad", "ravel",
+                "flatten", "flip", "fliplr", "flipud", "rot90", "sort", "cumsum", "cumprod", "diff", "diagonal",
+                "diag", "diagflat", "triu", "vander", "trace", "mean", "nanmean", "std", "var", "average", "amax",
+                "sum", "prod", "around", "angle", "copy", "empty_like", "ascontiguousarray"]
+)
+
+
+@SETTINGS
+@given(st.sampled_from(TNP_ONE_ARG), operands)
+def test_tnp_functions(name, x):
+    call(getattr(lt.numpy, name), x)
