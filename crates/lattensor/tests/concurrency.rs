@@ -86,10 +86,10 @@ fn assign_add_on_shared_tensor_variables_loses_nothing_and_never_tears() {
                 let (ints, floats, ones_row) = (&ints, &floats, &ones_row);
                 s.spawn(move || {
                     for i in 0..per_thread {
-                        // odd threads add 3 and subtract 1, even ones add 2: +2 per step either way
+                        // odd threads subtract -2, even ones add 2: +2 per step either
+                        // way, so a watcher can check values never go back
                         if t % 2 == 1 {
-                            ints.assign_add(3).unwrap();
-                            ints.assign_sub(1).unwrap();
+                            ints.assign_sub(-2).unwrap();
                         } else {
                             ints.assign_add(2).unwrap();
                         }

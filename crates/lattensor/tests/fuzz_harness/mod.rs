@@ -202,7 +202,8 @@ fn einsum_inner(u: &mut Unstructured) -> AResult<()> {
     let shapes = shapes_for(u, &eq, count)?;
     let mut operands = Vec::with_capacity(count);
     for shape in &shapes {
-        let t = filled(u, shape, dtype(u)?);
+        let d = dtype(u)?;
+        let t = filled(u, shape, d);
         operands.push(restride(u, t)?);
     }
     let refs: Vec<&Tensor> = operands.iter().collect();
