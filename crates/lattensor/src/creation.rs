@@ -203,7 +203,7 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
 /// [`Error::ResourceExhausted`] if the size overflows or exceeds the limit.
 pub fn full(shape: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
-    let mut t = Tensor::zeros(shape, dtype)?;
+    let mut t = Tensor::for_overwrite("full", shape, dtype)?;
     with_dtype!(dtype, T, t.data_mut::<T>().fill(value.to::<T>()));
     Ok(t)
 }
@@ -306,15 +306,22 @@ pub fn arange(
     }
     let n = n as usize;
     let integral = matches!(start, Scalar::Int(_)) && matches!(step, Scalar::Int(_));
+    // Filled in place: one allocation of the checked size, no temporary Vec.
+    let mut t = Tensor::zeros_for("arange", &[n], dtype)?;
     with_dtype!(dtype, T, {
-        let data: Vec<T> = if integral {
+        let out = t.data_mut::<T>();
+        if integral {
             let (s0, d0) = (start.to::<i64>(), step.to::<i64>());
-            (0..n as i64).map(|i| T::from_i64(s0.wrapping_add(i.wrapping_mul(d0)))).collect()
+            for (i, o) in (0i64..).zip(out.iter_mut()) {
+                *o = T::from_i64(s0.wrapping_add(i.wrapping_mul(d0)));
+            }
         } else {
-            (0..n).map(|i| T::from_f64(s + i as f64 * d)).collect()
-        };
-        Tensor::from_vec(data, &[n])
-    })
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = T::from_f64(s + i as f64 * d);
+            }
+        }
+    });
+    Ok(t)
 }
 
 /// `num` evenly spaced values from `start` to `stop` inclusive, like `tf.linspace`
@@ -324,14 +331,14 @@ pub fn arange(
 /// As [`full`].
 pub fn linspace(start: f64, stop: f64, num: usize, dtype: Option<DType>) -> Result<Tensor> {
     let dtype = dtype.unwrap_or(DType::F32);
-    crate::storage::check_alloc(num.saturating_mul(dtype.size()), "linspace")?;
     let step = if num > 1 { (stop - start) / (num - 1) as f64 } else { 0.0 };
+    let mut t = Tensor::zeros_for("linspace", &[num], dtype)?;
     with_dtype!(dtype, T, {
-        let data: Vec<T> = (0..num)
-            .map(|i| T::from_f64(if i + 1 == num && num > 1 { stop } else { start + i as f64 * step }))
-            .collect();
-        Tensor::from_vec(data, &[num])
-    })
+        for (i, o) in t.data_mut::<T>().iter_mut().enumerate() {
+            *o = T::from_f64(if i + 1 == num && num > 1 { stop } else { start + i as f64 * step });
+        }
+    });
+    Ok(t)
 }
 
 /// An `n × m` matrix with ones on the diagonal (`m = n` if `None`), like `tf.eye`.
@@ -340,7 +347,7 @@ pub fn linspace(start: f64, stop: f64, num: usize, dtype: Option<DType>) -> Resu
 /// As [`full`].
 pub fn eye(n: usize, m: Option<usize>, dtype: DType) -> Result<Tensor> {
     let m = m.unwrap_or(n);
-    let mut t = Tensor::zeros(&[n, m], dtype)?;
+    let mut t = Tensor::zeros_for("eye", &[n, m], dtype)?;
     with_dtype!(dtype, T, {
         let d = t.data_mut::<T>();
         for i in 0..n.min(m) {

@@ -11,6 +11,9 @@
 //! * [`Tensor`]: shared aligned storage plus a strided layout; views never copy.
 //! * [`ops`]: arithmetic that promotes first and dispatches once.
 //! * [`Variable`]: mutable, thread-safe state whose dtype never changes.
+//! * TF's grouping: [`math`] (with [`math::special`]), [`nn`], [`linalg`],
+//!   [`image`], [`bitwise`], [`debugging`]; TF's top-level functions
+//!   ([`identity`], [`reshape`], [`transpose`], [`clip_by_value`], …) at the root.
 //!
 //! ```
 //! use lattensor::{constant, DType, Tensor};
@@ -36,15 +39,22 @@
 //! ```
 #![warn(missing_docs)]
 
+mod array_ops;
 mod bitcast;
+pub mod bitwise;
 mod creation;
+pub mod debugging;
 pub mod display;
 mod dtype;
 pub mod einsum;
 mod element;
 mod error;
+pub mod image;
 mod kernels;
 mod layout;
+pub mod linalg;
+pub mod math;
+pub mod nn;
 pub mod npy;
 pub mod numpy;
 pub mod ops;
@@ -54,6 +64,7 @@ mod storage;
 mod tensor;
 mod variable;
 
+pub use array_ops::{expand_dims, identity, reshape, squeeze, stop_gradient, transpose};
 pub use bitcast::bitcast;
 pub use creation::{
     Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,
@@ -62,9 +73,13 @@ pub use dtype::{DType, FInfo, IInfo, Kind};
 pub use element::Element;
 pub use error::{Category, Error, Result};
 pub use layout::{Layout, SliceArg, broadcast_shapes};
+pub use ops::{clip_by_value, realdiv, truncatediv, truncatemod};
 pub use promote::{LatticeType, PromotionMode};
 pub use scalar::{Operand, Scalar};
-pub use storage::{DEFAULT_MAX_TENSOR_BYTES, max_tensor_bytes, set_max_tensor_bytes};
+pub use storage::{
+    DEFAULT_MAX_TENSOR_BYTES, DEFAULT_STORAGE_CACHE_BYTES, max_tensor_bytes, set_max_tensor_bytes,
+    set_storage_cache_bytes, storage_cache_bytes,
+};
 pub use tensor::Tensor;
 pub use variable::Variable;
 

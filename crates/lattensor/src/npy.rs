@@ -397,7 +397,19 @@ pub fn read_npy(path: impl AsRef<Path>) -> Result<Tensor> {
         return Err(with_path(bad("more data than the header announces")));
     }
     let mut data = early_data;
-    data.reserve_exact(n - data.len());
+    // Reserve the announced size only once the file is known to hold it: a
+    // small file whose header claims gigabytes must not reserve gigabytes.
+    // (For pipes and other unsized files, `read_to_end` grows with what arrives.)
+    if let Some(len) = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len()) {
+        let present = len.saturating_sub((plen + hlen) as u64);
+        if present != n as u64 {
+            return Err(with_path(bad(format!(
+                "the header announces {n} bytes of data (shape {:?}, {}) but the file holds {present}",
+                header.shape, header.dtype
+            ))));
+        }
+        data.reserve_exact(n - data.len());
+    }
     (&mut file).take((n - data.len()) as u64 + 1).read_to_end(&mut data)?;
     if data.len() != n {
         return Err(with_path(bad(format!(
@@ -617,6 +629,18 @@ mod tests {
         assert!(from_npy_bytes(&file("<i4", false, "(-1,)", &[])).is_err());
         assert!(from_npy_bytes(b"\x93NUMPY\x04\x00").is_err());
         assert!(from_npy_bytes(b"").is_err());
+    }
+
+    #[test]
+    fn file_claiming_more_data_than_it_holds_fails_before_reserving() {
+        // 8 GiB announced (under the default limit), none present: the reader
+        // compares with the file's length instead of reserving 8 GiB first.
+        let path = std::env::temp_dir().join(format!("lattensor_npy_claim_{}.npy", std::process::id()));
+        std::fs::write(&path, file("<f4", false, "(2147483648,)", &[1, 2, 3])).unwrap();
+        let e = read_npy(&path).unwrap_err();
+        std::fs::remove_file(&path).unwrap();
+        assert!(matches!(e, Error::Io(_)), "{e}");
+        assert!(e.to_string().contains("announces 8589934592 bytes") && e.to_string().contains("holds 3"), "{e}");
     }
 
     /// A tiny deterministic generator, so the test needs no dependencies.

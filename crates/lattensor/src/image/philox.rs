@@ -1,0 +1,75 @@
+//! Philox-4x32-10 (Salmon et al., SC 2011) as TensorFlow keys it for its
+//! stateless random ops, so that `stateless_random_brightness` reproduces
+//! TF's values bit for bit.
+//!
+//! Written here rather than taken from a crate: the generator is ten rounds
+//! of two multiplications, and what has to match TF is not the generator but
+//! how TF derives key and counter from a seed and turns words into floats,
+//! which no crate reproduces.
+
+/// Round multipliers and key increments (the constants of the paper).
+const M0: u32 = 0xD251_1F53;
+const M1: u32 = 0xCD9E_8D57;
+const W0: u32 = 0x9E37_79B9;
+const W1: u32 = 0xBB67_AE85;
+
+/// One block of Philox-4x32-10: 128 random bits for `counter` under `key`.
+pub(crate) fn block(mut counter: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
+    for round in 0..10 {
+        if round > 0 {
+            key = [key[0].wrapping_add(W0), key[1].wrapping_add(W1)];
+        }
+        let p0 = u64::from(M0) * u64::from(counter[0]);
+        let p1 = u64::from(M1) * u64::from(counter[2]);
+        counter =
+            [(p1 >> 32) as u32 ^ counter[1] ^ key[0], p1 as u32, (p0 >> 32) as u32 ^ counter[3] ^ key[1], p0 as u32];
+    }
+    counter
+}
+
+/// The key and starting counter TF's `StatelessRandomGetKeyCounter` derives
+/// from a two-element seed: the seed words, as a counter, are scrambled by one
+/// Philox block under a fixed key; its first half becomes the key, its second
+/// half the high words of the counter. int32 seeds are sign-extended first,
+/// so `[i32; 2]` and `[i64; 2]` seeds of equal value agree.
+pub(crate) fn key_counter(seed: [i64; 2]) -> ([u32; 2], [u32; 4]) {
+    let (s0, s1) = (seed[0] as u64, seed[1] as u64);
+    let mix = block([s0 as u32, (s0 >> 32) as u32, s1 as u32, (s1 >> 32) as u32], [0x3EC8_F720, 0x0246_1E29]);
+    ([mix[0], mix[1]], [0, 0, mix[2], mix[3]])
+}
+
+/// A float in `[0, 1)` from the low 23 bits of a word, as TF's `Uint32ToFloat`:
+/// those bits become the mantissa of a number in `[1, 2)`, then 1 is subtracted.
+pub(crate) fn word_to_f32(x: u32) -> f32 {
+    f32::from_bits((127 << 23) | (x & 0x7F_FFFF)) - 1.0
+}
+
+/// The first float32 of `tf.random.stateless_uniform(shape, seed)` (auto-selected
+/// algorithm on CPU, which is Philox), in `[0, 1)`.
+pub(crate) fn stateless_uniform_f32(seed: [i64; 2]) -> f32 {
+    let (key, counter) = key_counter(seed);
+    word_to_f32(block(counter, key)[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_answer_vectors() {
+        // Random123's published known-answer tests for philox4x32-10.
+        assert_eq!(block([0; 4], [0; 2]), [0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8]);
+        assert_eq!(block([u32::MAX; 4], [u32::MAX; 2]), [0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd]);
+        assert_eq!(
+            block([0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344], [0xa409_3822, 0x299f_31d0]),
+            [0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1]
+        );
+    }
+
+    #[test]
+    fn floats_cover_the_unit_interval() {
+        assert_eq!(word_to_f32(0), 0.0);
+        assert_eq!(word_to_f32(u32::MAX), 1.0 - f32::EPSILON);
+        assert_eq!(word_to_f32(0x40_0000), 0.5);
+    }
+}

@@ -1,0 +1,632 @@
+//! The fuzz harnesses, shared by the cargo-fuzz targets in `fuzz/` and by
+//! `tests/fuzz_regressions.rs`, which replays every committed crash input
+//! through the same code under a normal `cargo test`.
+//!
+//! Each harness turns arbitrary bytes into calls of the public API. The
+//! library must answer every call with `Ok` or an `Err`; a panic, an abort,
+//! a sanitizer report or a broken invariant (checked with `assert!` against
+//! a model computed here independently) is a crash.
+#![allow(dead_code)]
+
+use arbitrary::{Result as AResult, Unstructured};
+use lattensor::einsum::{Front, PathOptions, Strategy};
+use lattensor::promote::{PromotionMode, with_mode};
+use lattensor::{DType, Error, Scalar, SliceArg, Tensor};
+
+/// The per-tensor limit the harnesses run under: large enough for every
+/// small case, small enough that a result the limit lets through cannot
+/// exhaust a fuzzer's memory (libFuzzer's default RSS limit is 2 GiB).
+pub const FUZZ_MAX_TENSOR_BYTES: u64 = 1 << 22;
+
+fn init() {
+    lattensor::set_max_tensor_bytes(FUZZ_MAX_TENSOR_BYTES);
+}
+
+fn dtype(u: &mut Unstructured) -> AResult<DType> {
+    Ok(DType::ALL[u.choose_index(DType::ALL.len())?])
+}
+
+fn mode(u: &mut Unstructured) -> AResult<PromotionMode> {
+    Ok(PromotionMode::ALL_MODES[u.choose_index(4)?])
+}
+
+/// A small shape: rank 0–`max_rank`, dimensions 0–`max_dim`.
+fn small_shape(u: &mut Unstructured, max_rank: usize, max_dim: usize) -> AResult<Vec<usize>> {
+    let rank = u.int_in_range(0..=max_rank)?;
+    (0..rank).map(|_| u.int_in_range(0..=max_dim)).collect()
+}
+
+/// A dimension that is usually small but may be anything, to reach overflow paths.
+fn wild_usize(u: &mut Unstructured) -> AResult<usize> {
+    Ok(match u.int_in_range(0u8..=7)? {
+        0 => u.arbitrary()?,
+        1 => 1usize << u.int_in_range(16..=63)?,
+        _ => u.int_in_range(0..=6)?,
+    })
+}
+
+fn wild_isize(u: &mut Unstructured) -> AResult<isize> {
+    Ok(match u.int_in_range(0u8..=7)? {
+        0 => u.arbitrary()?,
+        1 => [isize::MIN, isize::MAX, isize::MIN + 1, -(1 << 40), 1 << 40][u.choose_index(5)?],
+        _ => u.int_in_range(-7..=7)?,
+    })
+}
+
+/// A tensor of `shape` and `dtype` filled from the input (zeros when it runs out).
+fn filled(u: &mut Unstructured, shape: &[usize], dtype: DType) -> Tensor {
+    let n: usize = shape.iter().product::<usize>() * dtype.size();
+    let mut bytes = vec![0u8; n];
+    let avail = u.len().min(n);
+    if let Ok(src) = u.bytes(avail) {
+        bytes[..avail].copy_from_slice(src);
+    }
+    if dtype == DType::Bool {
+        bytes.iter_mut().for_each(|b| *b &= 1);
+    }
+    Tensor::from_bytes(&bytes, shape, dtype).expect("from_bytes of a matching buffer")
+}
+
+/// Optionally replaces `t` by a view with the same shape but other strides:
+/// a reversed axis, a stepped slice of a larger tensor, a transposed copy
+/// seen through a transpose, or a broadcast — so kernels meet every stride pattern.
+fn restride(u: &mut Unstructured, t: Tensor) -> AResult<Tensor> {
+    let rank = t.rank();
+    Ok(match u.int_in_range(0u8..=5)? {
+        1 if rank > 0 => {
+            // reverse every axis twice over: x[::-1][::-1] on a reversed copy
+            let rev: Vec<SliceArg> = (0..rank).map(|_| SliceArg::stepped(None, None, -1)).collect();
+            let r = t.slice(&rev).and_then(|v| v.contiguous()).and_then(|c| c.slice(&rev));
+            r.unwrap_or(t)
+        }
+        2 if rank > 0 => {
+            // every other row of a tensor with each row doubled: axis 0 gets stride 2
+            let mut wide = t.shape().to_vec();
+            wide.insert(1, 2);
+            let mut tall: Vec<isize> = t.shape().iter().map(|&d| d as isize).collect();
+            tall[0] *= 2;
+            let doubled = t.expand_dims(1).and_then(|e| e.broadcast_to(&wide)).and_then(|b| b.contiguous());
+            doubled
+                .and_then(|d| d.reshape(&tall))
+                .and_then(|d| d.slice(&[SliceArg::stepped(None, None, 2)]))
+                .ok()
+                .filter(|s| s.shape() == t.shape())
+                .unwrap_or(t)
+        }
+        3 if rank > 1 => {
+            let perm: Vec<usize> = (0..rank).rev().collect();
+            t.transpose(&perm).and_then(|v| v.contiguous()).and_then(|c| c.transpose(&perm)).unwrap_or(t)
+        }
+        4 if t.numel() > 0 => {
+            // a broadcast: the first element's value everywhere, via a size-1 view
+            let first: Vec<SliceArg> = (0..rank).map(|_| SliceArg::range(0, 1)).collect();
+            t.slice(&first).and_then(|s| s.broadcast_to(t.shape())).unwrap_or(t)
+        }
+        _ => t,
+    })
+}
+
+/// Any scalar literal, including NaN payloads, infinities and the integer extremes.
+fn scalar(u: &mut Unstructured) -> AResult<Scalar> {
+    Ok(match u.int_in_range(0u8..=5)? {
+        0 => Scalar::Bool(u.arbitrary()?),
+        1 => Scalar::Int(u.arbitrary()?),
+        2 => Scalar::UInt(u.arbitrary()?),
+        3 => Scalar::Float(f64::from_bits(u.arbitrary()?)),
+        4 => Scalar::Float(
+            [0.0, -0.0, 0.5, 1.5, -2.5, 65504.0, 65520.0, 3.4e38, 1e300, f64::INFINITY, f64::NAN, 2f64.powi(63)]
+                [u.choose_index(12)?],
+        ),
+        _ => {
+            Scalar::Complex(num_complex::Complex64::new(f64::from_bits(u.arbitrary()?), f64::from_bits(u.arbitrary()?)))
+        }
+    })
+}
+
+/// A panic-free check that `r` is `Ok` or an error with a message.
+fn answered<T>(r: &lattensor::Result<T>) {
+    if let Err(e) = r {
+        assert!(!e.to_string().is_empty(), "an error without a message: {e:?}");
+    }
+}
+
+// ---- einsum ----------------------------------------------------------------------
+
+/// An equation over a small alphabet that hits every grammar rule, with an
+/// occasional arbitrary character.
+fn equation(u: &mut Unstructured) -> AResult<String> {
+    const PIECES: [&str; 16] = ["i", "j", "k", "l", "a", "B", "i", "j", ",", ",", "->", "...", " ", ".", "-", ">"];
+    let len = u.int_in_range(0..=20)?;
+    let mut s = String::new();
+    for _ in 0..len {
+        if u.ratio(1u8, 24)? {
+            s.push(u.arbitrary::<char>()?);
+        } else {
+            s.push_str(PIECES[u.choose_index(PIECES.len())?]);
+        }
+    }
+    Ok(s)
+}
+
+/// Shapes that mostly fit the equation: each label gets one size (sometimes
+/// 1 or a mismatch), an ellipsis 0–2 dimensions.
+fn shapes_for(u: &mut Unstructured, eq: &str, count: usize) -> AResult<Vec<Vec<usize>>> {
+    let inputs = eq.split("->").next().unwrap_or("");
+    let terms: Vec<&str> = inputs.split(',').collect();
+    let mut sizes = std::collections::HashMap::new();
+    let ell: Vec<usize> = small_shape(u, 2, 3)?;
+    let mut out = Vec::with_capacity(count);
+    for k in 0..count {
+        let term = terms.get(k).copied().unwrap_or("");
+        let mut shape = Vec::new();
+        let mut rest = term;
+        while let Some(c) = rest.chars().next() {
+            if let Some(r) = rest.strip_prefix("...") {
+                let keep = u.int_in_range(0..=ell.len())?;
+                shape.extend_from_slice(&ell[ell.len() - keep..]);
+                rest = r;
+                continue;
+            }
+            rest = &rest[c.len_utf8()..];
+            if c == ' ' || c == '.' {
+                continue;
+            }
+            let size = *sizes.entry(c).or_insert(u.int_in_range(0..=3)?);
+            shape.push(match u.int_in_range(0u8..=15)? {
+                0 => 1,
+                1 => u.int_in_range(0..=4)?,
+                _ => size,
+            });
+        }
+        if u.ratio(1u8, 16)? {
+            shape = small_shape(u, 4, 3)?;
+        }
+        out.push(shape);
+    }
+    Ok(out)
+}
+
+/// Einsum: parser, planner and executor, all three front ends.
+pub fn einsum(data: &[u8]) {
+    init();
+    let _ = einsum_inner(&mut Unstructured::new(data));
+}
+
+fn einsum_inner(u: &mut Unstructured) -> AResult<()> {
+    let front = [Front::Raw, Front::Tf, Front::NumPy][u.choose_index(3)?];
+    let eq = equation(u)?;
+    let count = match front {
+        Front::Raw => u.int_in_range(0..=3)?,
+        _ => u.int_in_range(0..=5)?,
+    };
+    let shapes = shapes_for(u, &eq, count)?;
+    let mut operands = Vec::with_capacity(count);
+    for shape in &shapes {
+        let t = filled(u, shape, dtype(u)?);
+        operands.push(restride(u, t)?);
+    }
+    let refs: Vec<&Tensor> = operands.iter().collect();
+    let strategy = [Strategy::Auto, Strategy::Optimal, Strategy::Greedy][u.choose_index(3)?];
+    let memory_limit = if u.ratio(1u8, 4)? { Some(u.int_in_range(0u128..=64)?) } else { None };
+    let opts = PathOptions { strategy, memory_limit };
+    let m = mode(u)?;
+    let r = with_mode(m, || lattensor::einsum::einsum_front(front, &eq, &refs, opts));
+    answered(&r);
+    if let Ok(t) = &r {
+        assert!(!t.is_weak(), "einsum results are strong");
+        // the values must be readable, and the bytes must be valid for the dtype
+        let _ = t.to_bytes();
+    }
+    if front != Front::Raw {
+        let shape_refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+        let p = lattensor::einsum::einsum_path(front, &eq, &shape_refs, opts);
+        answered(&p);
+        if let Ok(p) = p {
+            let _ = p.to_string();
+        }
+    }
+    // the public entry points agree with einsum_front for default options
+    if opts == PathOptions::default() && m == PromotionMode::All {
+        let again = match front {
+            Front::Raw => lattensor::einsum::einsum_raw(&eq, &refs),
+            Front::Tf => lattensor::einsum::einsum(&eq, &refs),
+            Front::NumPy => lattensor::einsum::numpy_einsum(&eq, &refs),
+        };
+        match (&r, &again) {
+            (Ok(a), Ok(b)) => assert_eq!(a.to_bytes().ok(), b.to_bytes().ok(), "{eq}: two runs differ"),
+            (Err(_), Err(_)) => {}
+            _ => panic!("{eq}: einsum_front and the front end disagree: {r:?} vs {again:?}"),
+        }
+    }
+    Ok(())
+}
+
+// ---- bitcast --------------------------------------------------------------------
+
+/// Bitcast between any two dtypes of any small (possibly strided) tensor:
+/// the row-major bytes never change and casting back restores the input.
+pub fn bitcast(data: &[u8]) {
+    init();
+    let _ = bitcast_inner(&mut Unstructured::new(data));
+}
+
+fn bitcast_inner(u: &mut Unstructured) -> AResult<()> {
+    let (from, to) = (dtype(u)?, dtype(u)?);
+    let mut shape = small_shape(u, 4, 4)?;
+    if u.ratio(1u8, 2)? && from.size() < to.size() {
+        // often give a widening bitcast the last dimension it needs
+        shape.push(to.size() / from.size());
+    }
+    let t = filled(u, &shape, from);
+    let t = restride(u, t)?;
+    let r = lattensor::bitcast(&t, to);
+    answered(&r);
+    let shape_ok = from.size() >= to.size() || t.shape().last() == Some(&(to.size() / from.size()));
+    let allowed = from != DType::Bool && to != DType::Bool && shape_ok;
+    assert_eq!(r.is_ok(), allowed, "bitcast {from} -> {to} of shape {shape:?}: {r:?}");
+    let Ok(b) = r else { return Ok(()) };
+    assert_eq!(b.dtype(), to);
+    assert!(!b.is_weak());
+    let (tb, bb) = (t.to_bytes().expect("small"), b.to_bytes().expect("small"));
+    assert_eq!(tb, bb, "bitcast {from} -> {to} changed the bytes");
+    let back = lattensor::bitcast(&b, from).expect("bitcast back to the input dtype");
+    assert_eq!(back.shape(), t.shape(), "bitcast {from} -> {to} -> {from} changed the shape");
+    assert_eq!(back.to_bytes().expect("small"), tb, "bitcast round trip changed the bytes");
+    Ok(())
+}
+
+// ---- views ------------------------------------------------------------------------
+
+/// A dense row-major model of a tensor, computed independently of the library.
+#[derive(Clone, Debug)]
+struct Model {
+    shape: Vec<usize>,
+    values: Vec<i64>,
+}
+
+fn strides_of(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+/// Calls `f` with every multi-index of `shape` in row-major order.
+fn for_each_index(shape: &[usize], mut f: impl FnMut(&[usize])) {
+    if shape.contains(&0) {
+        return;
+    }
+    let mut idx = vec![0usize; shape.len()];
+    loop {
+        f(&idx);
+        let mut a = shape.len();
+        loop {
+            if a == 0 {
+                return;
+            }
+            a -= 1;
+            idx[a] += 1;
+            if idx[a] < shape[a] {
+                break;
+            }
+            idx[a] = 0;
+        }
+    }
+}
+
+impl Model {
+    fn gather(&self, shape: Vec<usize>, src: impl Fn(&[usize]) -> usize) -> Model {
+        let mut values = Vec::new();
+        for_each_index(&shape, |i| values.push(self.values[src(i)]));
+        Model { shape, values }
+    }
+
+    fn transpose(&self, perm: &[usize]) -> Model {
+        let st = strides_of(&self.shape);
+        let shape = perm.iter().map(|&p| self.shape[p]).collect();
+        self.gather(shape, |i| i.iter().zip(perm).map(|(&x, &p)| x * st[p]).sum())
+    }
+
+    fn broadcast(&self, shape: &[usize]) -> Model {
+        let st = strides_of(&self.shape);
+        let lead = shape.len() - self.shape.len();
+        let own = self.shape.clone();
+        self.gather(shape.to_vec(), |i| (0..own.len()).map(|a| if own[a] == 1 { 0 } else { i[lead + a] * st[a] }).sum())
+    }
+
+    /// Python's `range(*slice(start, stop, step).indices(len))`, by walking the axis.
+    fn picks(start: Option<isize>, stop: Option<isize>, step: isize, len: usize) -> Vec<usize> {
+        let len = len as i128;
+        let step = step as i128;
+        let norm = |v: Option<isize>, dflt: i128, lo: i128, hi: i128| match v {
+            None => dflt,
+            Some(v) => {
+                let v = v as i128;
+                (if v < 0 { v + len } else { v }).clamp(lo, hi)
+            }
+        };
+        let (s, e) = if step > 0 {
+            (norm(start, 0, 0, len), norm(stop, len, 0, len))
+        } else {
+            (norm(start, len - 1, -1, len - 1), norm(stop, -1, -1, len - 1))
+        };
+        let mut out = Vec::new();
+        let mut i = s;
+        while (step > 0 && i < e) || (step < 0 && i > e) {
+            out.push(i as usize);
+            i += step;
+        }
+        out
+    }
+
+    fn slice(&self, args: &[SliceArg]) -> Option<Model> {
+        let st = strides_of(&self.shape);
+        // per output axis: the source axis (None for a new axis) and the picked indices
+        let mut axes: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
+        let mut fixed = 0usize;
+        let mut a = 0usize;
+        for arg in args {
+            match *arg {
+                SliceArg::NewAxis => axes.push((None, vec![0])),
+                SliceArg::Index(i) => {
+                    let d = *self.shape.get(a)? as isize;
+                    let i = if i < 0 { i.checked_add(d)? } else { i };
+                    if i < 0 || i >= d {
+                        return None;
+                    }
+                    fixed += i as usize * st[a];
+                    a += 1;
+                }
+                SliceArg::Range { start, stop, step } => {
+                    if step == 0 {
+                        return None;
+                    }
+                    axes.push((Some(a), Model::picks(start, stop, step, *self.shape.get(a)?)));
+                    a += 1;
+                }
+            }
+        }
+        for b in a..self.shape.len() {
+            axes.push((Some(b), (0..self.shape[b]).collect()));
+        }
+        let shape: Vec<usize> = axes.iter().map(|(_, p)| p.len()).collect();
+        Some(self.gather(shape, |i| {
+            fixed + i.iter().zip(&axes).map(|(&x, (src, p))| src.map_or(0, |s| p[x] * st[s])).sum::<usize>()
+        }))
+    }
+}
+
+fn slice_arg(u: &mut Unstructured) -> AResult<SliceArg> {
+    let opt = |u: &mut Unstructured| -> AResult<Option<isize>> {
+        if u.ratio(1u8, 3)? { Ok(None) } else { Ok(Some(wild_isize(u)?)) }
+    };
+    Ok(match u.int_in_range(0u8..=5)? {
+        0 => SliceArg::Index(wild_isize(u)?),
+        1 => SliceArg::NewAxis,
+        _ => SliceArg::stepped(opt(u)?, opt(u)?, wild_isize(u)?),
+    })
+}
+
+/// reshape / broadcast_to / slice / transpose / expand_dims / squeeze chains on
+/// arbitrary shapes, checked element by element against [`Model`].
+pub fn views(data: &[u8]) {
+    init();
+    let _ = views_inner(&mut Unstructured::new(data));
+}
+
+fn views_inner(u: &mut Unstructured) -> AResult<()> {
+    let shape = small_shape(u, 4, 5)?;
+    let n: usize = shape.iter().product();
+    let values: Vec<i64> = (0..n as i64).collect();
+    let dt = dtype(u)?;
+    // the values 0..n survive a cast to any dtype but bool, and to the 8-bit
+    // ones when n ≤ 128, to bfloat16 when n ≤ 257 (n ≤ 625 always fits float16)
+    let fits = match dt {
+        DType::Bool => false,
+        DType::U8 | DType::I8 => n <= 128,
+        DType::BF16 => n <= 257,
+        _ => true,
+    };
+    let dt = if fits { dt } else { DType::I64 };
+    let mut t = Tensor::from_vec(values.clone(), &shape).expect("small").cast(dt).expect("small");
+    let mut model = Some(Model { shape, values });
+    for _ in 0..u.int_in_range(1..=8)? {
+        let op = u.int_in_range(0u8..=7)?;
+        let r: lattensor::Result<Tensor> = match op {
+            0 => {
+                let s: Vec<isize> = (0..u.int_in_range(0..=5)?).map(|_| wild_isize(u)).collect::<AResult<_>>()?;
+                let r = t.reshape(&s);
+                if let (Ok(v), Some(m)) = (&r, &mut model) {
+                    assert_eq!(v.numel(), m.values.len(), "reshape {s:?} changed the element count");
+                    m.shape = v.shape().to_vec();
+                }
+                r
+            }
+            1 => {
+                let s: Vec<usize> = (0..u.int_in_range(0..=6)?).map(|_| wild_usize(u)).collect::<AResult<_>>()?;
+                let r = t.broadcast_to(&s);
+                if let Ok(v) = &r {
+                    assert_eq!(v.shape(), &s[..]);
+                    model = model.filter(|_| v.numel() <= 1 << 16).map(|m| m.broadcast(&s));
+                }
+                r
+            }
+            2 => {
+                let args: Vec<SliceArg> = (0..u.int_in_range(0..=5)?).map(|_| slice_arg(u)).collect::<AResult<_>>()?;
+                let r = t.slice(&args);
+                let expect = model.as_ref().and_then(|m| m.slice(&args));
+                match (&r, &model) {
+                    (Ok(_), Some(_)) => assert!(expect.is_some(), "slice {args:?} of {:?} should fail", t.shape()),
+                    (Err(_), Some(_)) => assert!(expect.is_none(), "slice {args:?} of {:?} should work", t.shape()),
+                    _ => {}
+                }
+                if r.is_ok() {
+                    model = expect;
+                }
+                r
+            }
+            3 => {
+                let perm: Vec<usize> =
+                    (0..u.int_in_range(0..=5)?).map(|_| u.int_in_range(0..=5)).collect::<AResult<_>>()?;
+                let r = t.transpose(&perm);
+                if r.is_ok() {
+                    model = model.map(|m| m.transpose(&perm));
+                }
+                r
+            }
+            4 => {
+                let axis = wild_isize(u)?;
+                let r = t.expand_dims(axis);
+                if let (Ok(v), Some(m)) = (&r, &mut model) {
+                    m.shape = v.shape().to_vec();
+                }
+                r
+            }
+            5 => {
+                let axes: Vec<isize> = (0..u.int_in_range(0..=3)?).map(|_| wild_isize(u)).collect::<AResult<_>>()?;
+                let r = t.squeeze(&axes);
+                if let (Ok(v), Some(m)) = (&r, &mut model) {
+                    assert_eq!(v.numel(), m.values.len());
+                    m.shape = v.shape().to_vec();
+                }
+                r
+            }
+            6 => t.contiguous(),
+            _ => Ok(t.t()).inspect(|_| {
+                if let Some(m) = &mut model {
+                    let perm: Vec<usize> = (0..m.shape.len()).rev().collect();
+                    *m = m.transpose(&perm);
+                }
+            }),
+        };
+        answered(&r);
+        if let Ok(v) = r {
+            t = v;
+        }
+        let got = t.to_vec::<i64>();
+        if let Ok(g) = &got {
+            let bytes = t.to_bytes().expect("to_bytes of a view to_vec could copy");
+            assert_eq!(bytes.len(), g.len() * t.dtype().size());
+        }
+        match &model {
+            Some(m) => {
+                assert_eq!(t.shape(), &m.shape[..], "shape after op {op}");
+                assert_eq!(got.as_ref().ok(), Some(&m.values), "values after op {op}, shape {:?}", m.shape);
+            }
+            None => assert!(
+                got.is_ok() || matches!(got, Err(Error::ResourceExhausted(_))),
+                "to_vec of a {:?} view: {got:?}",
+                t.shape()
+            ),
+        }
+    }
+    Ok(())
+}
+
+// ---- npy --------------------------------------------------------------------------
+
+/// The `.npy` reader on arbitrary bytes (in memory and from a file): whatever
+/// it accepts writes back and reads again to the same tensor.
+pub fn npy(data: &[u8]) {
+    init();
+    let r = lattensor::npy::from_npy_bytes(data);
+    answered(&r);
+    if data.len() <= 1 << 12 {
+        let path = std::env::temp_dir().join(format!("lattensor_fuzz_npy_{}.npy", std::process::id()));
+        if std::fs::write(&path, data).is_ok() {
+            let f = lattensor::npy::read_npy(&path);
+            let _ = std::fs::remove_file(&path);
+            match (&r, &f) {
+                (Ok(a), Ok(b)) => assert_eq!((a.shape(), a.to_bytes().ok()), (b.shape(), b.to_bytes().ok())),
+                (Err(_), Err(_)) => {}
+                _ => panic!("from_npy_bytes and read_npy disagree: {r:?} vs {f:?}"),
+            }
+        }
+    }
+    let Ok(t) = r else { return };
+    assert!(!t.is_weak());
+    let bytes = lattensor::npy::to_npy_bytes(&t).expect("writing a tensor just read");
+    let back = lattensor::npy::from_npy_bytes(&bytes).expect("reading what was written");
+    assert_eq!(back.dtype(), t.dtype());
+    assert_eq!(back.shape(), t.shape());
+    assert_eq!(back.to_bytes().ok(), t.to_bytes().ok());
+}
+
+// ---- constant / cast / creation ------------------------------------------------------
+
+/// `constant`, `constant_as`, `cast` over all dtype pairs with arbitrary
+/// values, and the creation functions with arbitrary sizes.
+pub fn cast(data: &[u8]) {
+    init();
+    let _ = cast_inner(&mut Unstructured::new(data));
+}
+
+fn cast_inner(u: &mut Unstructured) -> AResult<()> {
+    let m = mode(u)?;
+    match u.int_in_range(0u8..=4)? {
+        0 => {
+            let s = scalar(u)?;
+            let c = with_mode(m, || lattensor::constant(s));
+            answered(&c);
+            if let Ok(c) = &c {
+                assert_eq!(Ok(c.lattice_type()), s.lattice_type(), "constant({s}) has its literal's type");
+            }
+            for d in DType::ALL {
+                answered(&with_mode(m, || lattensor::constant_as(s, d)));
+                let f = lattensor::full(&[2], s, d).expect("two elements");
+                assert_eq!(f.dtype(), d);
+                // an integer or bool literal converts the same way as a tensor holding it
+                if let (Ok(c), Scalar::Bool(_) | Scalar::Int(_) | Scalar::UInt(_)) = (&c, s) {
+                    let via = c.cast(d).expect("scalar cast").to_bytes().expect("small");
+                    let direct = f.slice(&[SliceArg::Index(0)]).and_then(|x| x.to_bytes()).expect("small");
+                    assert_eq!(via, direct, "{s} to {d}: constant().cast() and full() differ");
+                }
+            }
+        }
+        1 => {
+            let (from, to) = (dtype(u)?, dtype(u)?);
+            let shape = small_shape(u, 3, 4)?;
+            let t = filled(u, &shape, from);
+            let t = restride(u, t)?;
+            let c = lattensor::cast(&t, to).expect("small cast");
+            assert_eq!((c.dtype(), c.shape(), c.is_weak()), (to, t.shape(), false));
+            let same = lattensor::cast(&t, from).expect("small cast");
+            assert_eq!(same.to_bytes().ok(), t.to_bytes().ok(), "cast to the same dtype changed bytes");
+            let _ = c.cast(from).expect("small cast");
+            let _ = c.to_string();
+            answered(&with_mode(m, || lattensor::constant_as(&t, to)));
+        }
+        2 => {
+            let items: Vec<Scalar> = (0..u.int_in_range(0..=6)?).map(|_| scalar(u)).collect::<AResult<_>>()?;
+            let n = items.len();
+            let v = lattensor::Value::List { items, shape: vec![n] };
+            answered(&with_mode(m, || lattensor::constant(v.clone())));
+            let d = dtype(u)?;
+            answered(&with_mode(m, || lattensor::constant_as(v, d)));
+        }
+        3 => {
+            let (a, b, c) = (scalar(u)?, scalar(u)?, scalar(u)?);
+            let d = if u.arbitrary()? { Some(dtype(u)?) } else { None };
+            let r = lattensor::arange(a, b, c, d);
+            answered(&r);
+            let (x, y) = (f64::from_bits(u.arbitrary()?), f64::from_bits(u.arbitrary()?));
+            answered(&lattensor::linspace(x, y, wild_usize(u)?, d));
+        }
+        _ => {
+            let d = dtype(u)?;
+            let shape: Vec<usize> = (0..u.int_in_range(0..=4)?).map(|_| wild_usize(u)).collect::<AResult<_>>()?;
+            let s = scalar(u)?;
+            let r = lattensor::full(&shape, s, d);
+            answered(&r);
+            if let Ok(t) = &r {
+                assert_eq!((t.shape(), t.dtype()), (&shape[..], d));
+            }
+            answered(&lattensor::zeros(&shape, d));
+            answered(&lattensor::ones(&shape, d));
+            let m2 = if u.arbitrary()? { Some(wild_usize(u)?) } else { None };
+            answered(&lattensor::eye(wild_usize(u)?, m2, d));
+        }
+    }
+    Ok(())
+}

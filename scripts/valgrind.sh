@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs the tests that exercise lattensor's unsafe code under valgrind memcheck:
+# the storage and kernel unit tests (bool views of bytes, strided kernels),
+# bitcast (views that reinterpret storage), the .npy reader, einsum (the GEMM
+# call on strided views) and the replayed fuzz inputs. Any invalid read or
+# write, use of uninitialised memory or definite leak fails the run.
+#
+# Usage: scripts/valgrind.sh [--quick]
+#   --quick  only the unit tests and the bitcast/npy/fuzz-regression tests
+#            (skips the einsum suite, the slowest under valgrind)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
+
+tests=(bitcast npy fuzz_regressions)
+[ "${1:-}" = "--quick" ] || tests+=(einsum)
+
+args=(--lib)
+for t in "${tests[@]}"; do args+=(--test "$t"); done
+
+# Build once and collect the test executables cargo reports.
+mapfile -t exes < <(cargo test -p lattensor "${args[@]}" --no-run 2>&1 \
+  | sed -n 's/^ *Executable .*(\(.*\))$/\1/p')
+[ ${#exes[@]} -gt 0 ] || { echo "no test executables found" >&2; exit 1; }
+
+vg=(valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+    --show-leak-kinds=definite --quiet)
+status=0
+for exe in "${exes[@]}"; do
+  # The unit tests of the modules with unsafe code or strided access only.
+  filter=()
+  case "$(basename "$exe")" in
+    lattensor-*) filter=(storage:: kernels:: layout:: tensor:: npy:: bitcast:: einsum::) ;;
+  esac
+  echo "== valgrind $(basename "$exe") ${filter[*]:-}"
+  start=$(date +%s)
+  if ! (cd crates/lattensor && "${vg[@]}" "$exe" --test-threads=2 "${filter[@]}" -q); then
+    status=1
+  fi
+  echo "   $(( $(date +%s) - start ))s"
+done
+exit $status
