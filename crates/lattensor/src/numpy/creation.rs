@@ -4,20 +4,12 @@
 //! is `i32*`, `array(1.0)` is `f32*`, as the guide says); an explicit `dtype`
 //! converts with cast semantics and gives a strong tensor.
 
-use super::{Value, to_tensor};
+use super::{Value, cast_opt, to_tensor};
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
 use crate::scalar::Scalar;
 use crate::{DType, Tensor};
-
-/// `x` cast to `dtype` (strong) if given, else `x`.
-fn cast_opt(x: Tensor, dtype: Option<DType>) -> Result<Tensor> {
-    match dtype {
-        Some(d) => x.cast(d),
-        None => Ok(x),
-    }
-}
 
 /// A fresh copy with the same dtype and weakness.
 fn fresh(x: &Tensor) -> Result<Tensor> {

@@ -279,17 +279,7 @@ fn real_map(x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
 pub fn cbrt(x: impl Into<Value>) -> Result<Tensor> {
     let x = to_inexact(&to_tensor(x)?)?;
     refuse_complex("cbrt", &x)?;
-    if x.dtype() == DType::F64 {
-        return real_map(&x, libm::cbrt);
-    }
-    // f32 and the half types: libm's cbrtf is correctly rounded to within an ulp of f32
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::BF16 => kernels::unary::<f64, bf16, _>(&x, out.data_mut(), |v| bf16::from_f64(libm::cbrt(v))),
-        DType::F16 => kernels::unary::<f64, f16, _>(&x, out.data_mut(), |v| f16::from_f64(libm::cbrt(v))),
-        _ => kernels::unary::<f64, f32, _>(&x, out.data_mut(), |v| libm::cbrt(v) as f32),
-    }
-    Ok(out.with_weak(x.is_weak()))
+    real_map(&x, libm::cbrt)
 }
 
 /// Rounds toward zero, as a float (`tnp.fix`): `fix(-2.5) = -2`.

@@ -30,8 +30,8 @@
 //! `bfloat16` computed as float32, `arccosh` dropping weakness), lattensor
 //! follows the rule; `docs/deviations.md` lists each case.
 //!
-//! Names are tnp's; `max`, `min`, `abs`, `round` and `copy` shadow nothing in
-//! this module's namespace, so call them as `numpy::max(…)`.
+//! Names are tnp's (`numpy::max`, `numpy::abs`, `numpy::copy`, …); call them
+//! through the module path, as a glob import would shadow common names.
 //!
 //! ```
 //! use lattensor::{numpy, DType, Tensor};
@@ -100,9 +100,9 @@ fn widened_int(d: DType) -> DType {
 }
 
 /// `x` cast to `dtype` (strong, as an explicit dtype argument always makes it), or `x` itself.
-fn with_dtype(x: &Tensor, dtype: Option<DType>) -> Result<Tensor> {
+fn cast_opt(x: Tensor, dtype: Option<DType>) -> Result<Tensor> {
     match dtype {
         Some(d) => x.cast(d),
-        None => Ok(x.clone()),
+        None => Ok(x),
     }
 }

@@ -10,12 +10,12 @@
 
 use num_complex::Complex64;
 
-use super::{Axes, Value, to_inexact, to_tensor, widened_int, with_dtype};
+use super::{Axes, Value, cast_opt, to_inexact, to_tensor, widened_int};
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
 use crate::ops::{self, unary::unsupported};
 use crate::promote::{self, LatticeType};
-use crate::{DType, Element, Tensor, with_dtype as dispatch};
+use crate::{DType, Element, Tensor, with_dtype};
 
 /// `x` as `d`, keeping its weakness (a no-op when it already is).
 fn retype(x: &Tensor, d: DType) -> Result<Tensor> {
@@ -214,7 +214,7 @@ pub fn var(
         None => to_inexact(&a)?,
     };
     let v = ops::reduce::variance("var", &x, axis.into(), keepdims, false, ddof as f64)?;
-    with_dtype(&v, dtype)
+    cast_opt(v, dtype)
 }
 
 /// Mean over `axis` ignoring NaNs (`tnp.nanmean`); a slice of only NaNs gives NaN.
@@ -384,7 +384,7 @@ fn scan(op: &str, a: Tensor, axis: Option<isize>, dtype: Option<DType>, kind: Sc
         }
     }
     let sum = matches!(kind, Scan::Sum);
-    dispatch!(d, T, {
+    with_dtype!(d, T, {
         let dst = out.data_mut::<T>();
         if d.is_complex() {
             let (one, f): (Complex64, fn(Complex64, Complex64) -> Complex64) =
