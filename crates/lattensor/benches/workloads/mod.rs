@@ -89,17 +89,19 @@ pub fn workload(name: &str) -> Option<Call> {
             Box::new(move || lattensor::bitcast(&x, DType::U8).unwrap())
         }
         "E1a_mm_f32" => ein("ij,jk->ik", vec![f32s(&[1024, 1024]), f32s2(&[1024, 1024])]),
-        "E1b_mm_f64" => ein("ij,jk->ik", vec![as_dtype(f32s(&[1024, 1024]), DType::F64), as_dtype(f32s2(&[1024, 1024]), DType::F64)]),
+        "E1b_mm_f64" => ein(
+            "ij,jk->ik",
+            vec![as_dtype(f32s(&[1024, 1024]), DType::F64), as_dtype(f32s2(&[1024, 1024]), DType::F64)],
+        ),
         "E2_bmm" => ein("bij,bjk->bik", vec![f32s(&[64, 128, 128]), f32s2(&[64, 128, 128])]),
         "E3_attn" => ein("bhqd,bhkd->bhqk", vec![f32s(&[8, 8, 256, 64]), f32s2(&[8, 8, 256, 64])]),
         "E4_chain" => ein("ij,jk,kl->il", vec![f32s(&[1000, 10]), f32s2(&[10, 1000]), f32s(&[1000, 10])]),
         "E5a_diag" => ein("ii->i", vec![f32s(&[1000, 1000])]),
         "E5b_sum3" => ein("ijk->", vec![f32s(&[512, 512, 512])]),
         "E6_outer" => ein("i,j->ij", vec![f32s(&[4096]), f32s2(&[4096])]),
-        "E7_four" => ein(
-            "abc,cd,de,efa->bf",
-            vec![f32s(&[32, 64, 48]), f32s2(&[48, 64]), f32s(&[64, 48]), f32s2(&[48, 32, 32])],
-        ),
+        "E7_four" => {
+            ein("abc,cd,de,efa->bf", vec![f32s(&[32, 64, 48]), f32s2(&[48, 64]), f32s(&[64, 48]), f32s2(&[48, 32, 32])])
+        }
         _ => return None,
     })
 }

@@ -239,7 +239,8 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         // threading costs more than it gains below ~160³). Few or large ones:
         // one at a time, gemm threading each.
         let batch_parallel = threads > 1 && bt >= threads && work < 1 << 22 && work * bt as u128 >= 1 << 18;
-        let par = if !batch_parallel && work >= 1 << 18 { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
+        let par =
+            if !batch_parallel && work >= 1 << 18 { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
         let product = |(i, dst): (usize, &mut [C])| {
             let (pa, pb) = (da.as_ptr(), db.as_ptr());
@@ -373,8 +374,11 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
     let b3 = tb.reshape(&[bt as isize, k as isize, n as isize])?;
     // the float GEMM writes every element (k > 0); the integer kernel accumulates into zeros
     let gemm_writes_all = k > 0 && matches!(C::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128);
-    let mut out =
-        if gemm_writes_all { Tensor::for_overwrite("einsum", &[bt, m, n], C::DTYPE)? } else { Tensor::zeros_for("einsum", &[bt, m, n], C::DTYPE)? };
+    let mut out = if gemm_writes_all {
+        Tensor::for_overwrite("einsum", &[bt, m, n], C::DTYPE)?
+    } else {
+        Tensor::zeros_for("einsum", &[bt, m, n], C::DTYPE)?
+    };
     bmm::<C>(&a3, &b3, out.data_mut::<C>(), [bt, m, k, n])?;
     let t = out.reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
     Ok(Op { t, labels })

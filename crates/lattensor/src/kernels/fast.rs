@@ -8,8 +8,8 @@
 //! every loop runs inside `pulp`'s dispatch so that AVX2/FMA code is used when
 //! the CPU supports it, whatever the build's target features.
 
-use half::{bf16, f16};
 use half::slice::HalfFloatSliceExt;
+use half::{bf16, f16};
 
 use crate::DType;
 use crate::element::Element;
@@ -196,7 +196,23 @@ mod tests {
         // every 4099th f32 bit pattern, plus the edges
         let mut worst = 0;
         let mut mismatches = 0usize;
-        let specials = [0.0f32, -0.0, 1.0, -1.0, 88.72283, 88.72284, 89.0, -87.33655, -103.97208, -103.97209, -104.0, f32::MAX, f32::MIN, f32::MIN_POSITIVE, 1e-45];
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            88.72283,
+            88.72284,
+            89.0,
+            -87.33655,
+            -103.97208,
+            -103.97209,
+            -104.0,
+            f32::MAX,
+            f32::MIN,
+            f32::MIN_POSITIVE,
+            1e-45,
+        ];
         for x in (0..u32::MAX).step_by(4099).map(f32::from_bits).chain(specials) {
             let got = exp_f32(x);
             let want = (x as f64).exp() as f32;
@@ -219,7 +235,8 @@ mod tests {
 
     #[test]
     fn bf16_conversions_match_half_bit_for_bit() {
-        for bits in (0..u32::MAX).step_by(997).chain([0x7f7f_ffff, 0x7f80_0001, 0xff80_0000, 0x3f80_8000, 0x3f81_8000]) {
+        for bits in (0..u32::MAX).step_by(997).chain([0x7f7f_ffff, 0x7f80_0001, 0xff80_0000, 0x3f80_8000, 0x3f81_8000])
+        {
             let x = f32::from_bits(bits);
             assert_eq!(f32_to_bf16(x).to_bits(), bf16::from_f32(x).to_bits(), "{bits:#x}");
         }

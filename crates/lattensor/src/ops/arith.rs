@@ -53,10 +53,6 @@ macro_rules! ring_op {
                 // computed in f32 (as Num does for them) with block-wise conversions
                 DType::F16 => kernels::binary_via::<f32, half::f16, _>(&p.a, &p.b, out.data_mut(), |x, y| Num::$method(x, y)),
                 DType::BF16 => kernels::binary_via::<f32, half::bf16, _>(&p.a, &p.b, out.data_mut(), |x, y| Num::$method(x, y)),
-                // outputs beyond the cache: blocks through L1, streamed out
-                _ if out.numel() * p.result.dtype.size() >= kernels::fast::STREAM_MIN_BYTES => with_numeric_dtype!(p.result.dtype, T,
-                    kernels::binary_via::<T, T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
-                    bool => return Err(bool_refused($op))),
                 _ => with_numeric_dtype!(p.result.dtype, T,
                     kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
                     bool => return Err(bool_refused($op))),
