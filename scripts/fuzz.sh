@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Runs every fuzz target (or the ones named after the time) for a fixed time
-# each, one after another in one process (no -jobs/-workers: the machine is shared), under AddressSanitizer with debug assertions and
-# overflow checks on. Usage: scripts/fuzz.sh [seconds-per-target] [target...]
+# Builds the fuzz targets once, then runs each (or the ones named after the
+# time) for a fixed time, one after another, one fuzzing process at a time,
+# under `nice` (the machine is shared). Usage:
+#   scripts/fuzz.sh [seconds-per-target] [target...]
 #
 # Needs `cargo install cargo-fuzz`; RUSTC_BOOTSTRAP=1 lets the stable toolchain
-# use the sanitizer flags. Corpora grow in fuzz/corpus/<target>/ (not committed);
-# a crash lands in fuzz/artifacts/<target>/ and the script stops with its path.
-# Copy the input to crates/lattensor/tests/data/fuzz_regressions/<target>/ once
-# the bug is fixed, so `cargo test` replays it (see docs/hardening.md).
+# use the sanitizer flags. The build has AddressSanitizer, debug assertions and
+# overflow checks. libFuzzer runs in fork mode with one job (-fork=1), so a
+# crash is recorded in fuzz/artifacts/<target>/ and fuzzing goes on for the full
+# time; the script fails at the end if any target left a crash, timeout or OOM
+# input. Corpora grow in fuzz/corpus/<target>/ (not committed), seeded with the
+# committed regression inputs. See docs/hardening.md for what to do with a crash.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 
@@ -19,17 +22,26 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 export RUSTC_BOOTSTRAP=1
 
-cargo fuzz build -a -O
+cargo fuzz build --dev --debug-assertions
+bin=target/x86_64-unknown-linux-gnu/debug
+failed=0
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t" "artifacts/$t"
-  # The committed regression inputs seed the corpus.
   cp -n ../crates/lattensor/tests/data/fuzz_regressions/"$t"/* "corpus/$t/" 2>/dev/null || true
-  echo "== fuzzing $t for ${seconds}s"
-  nice -n 10 cargo fuzz run -a -O "$t" "corpus/$t" -- \
-    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
-    -max_len=4096 -print_final_stats=1 2>&1 | tee "artifacts/$t/last_run.log" | grep -E "stat::number_of_executed_units|Done|ERROR|SUMMARY|crash-|timeout-|oom-" || true
+  log="artifacts/$t/run.log"
+  echo "== fuzzing $t for ${seconds}s (log: fuzz/$log)"
+  # The binary runs directly (not through `cargo fuzz run`), so editing the
+  # library while a target runs does not trigger a rebuild between targets.
+  nice -n 10 "$bin/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
+    -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -max_len=4096 \
+    -print_final_stats=1 >"$log" 2>&1 || true
+  # fork mode reports "#<executions>: cov: … crash: n" lines; show the last one
+  grep -E "^#[0-9]+" "$log" | tail -1 || true
   if ls "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* >/dev/null 2>&1; then
-    echo "!! $t: failing inputs in fuzz/artifacts/$t/" >&2
-    exit 1
+    echo "!! $t: failing inputs:" >&2
+    ls "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* 2>/dev/null >&2 || true
+    failed=1
   fi
 done
+exit $failed

@@ -203,7 +203,7 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
 /// [`Error::ResourceExhausted`] if the size overflows or exceeds the limit.
 pub fn full(shape: &[usize], value: impl Into<Scalar>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
-    let mut t = Tensor::zeros_for("full", shape, dtype)?;
+    let mut t = Tensor::for_overwrite("full", shape, dtype)?;
     with_dtype!(dtype, T, t.data_mut::<T>().fill(value.to::<T>()));
     Ok(t)
 }

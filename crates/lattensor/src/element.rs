@@ -317,6 +317,9 @@ impl Element for bool {
 /// Converts `src` into `dst` element by element with [`Element::cast_into`].
 #[inline]
 pub(crate) fn convert_slice<S: Element, D: Element>(src: &[S], dst: &mut [D]) {
+    if src.len() == dst.len() && crate::kernels::fast::convert(src, dst) {
+        return;
+    }
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = s.cast_into::<D>();
     }

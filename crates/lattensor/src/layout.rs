@@ -175,7 +175,9 @@ impl Layout {
             if d != 1 && s != expected {
                 return false;
             }
-            expected *= d as isize;
+            // saturating like `contiguous_strides`: the dims of an empty view
+            // may multiply past isize::MAX (`[0, 2^40, 2^40]` is a valid shape)
+            expected = expected.saturating_mul(d as isize);
         }
         true
     }
@@ -438,6 +440,15 @@ mod tests {
         let l = Layout::contiguous(&[3, 4]).unwrap();
         let s = l.slice(&[SliceArg::stepped(None, None, -1), SliceArg::stepped(None, None, -2)]).unwrap();
         assert_eq!(s.span(), (1, 12));
+    }
+
+    #[test]
+    fn empty_views_with_huge_dims_are_contiguous() {
+        let l = Layout::contiguous(&[0, 1 << 40, 1 << 40]).unwrap();
+        assert!(l.is_contiguous());
+        let r = l.reshape_view(&[1 << 40, 0, 1 << 40]).unwrap();
+        assert!(r.is_contiguous());
+        assert_eq!(r.span(), (0, 0));
     }
 
     #[test]

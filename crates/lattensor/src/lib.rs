@@ -76,7 +76,10 @@ pub use layout::{Layout, SliceArg, broadcast_shapes};
 pub use ops::{clip_by_value, realdiv, truncatediv, truncatemod};
 pub use promote::{LatticeType, PromotionMode};
 pub use scalar::{Operand, Scalar};
-pub use storage::{DEFAULT_MAX_TENSOR_BYTES, max_tensor_bytes, set_max_tensor_bytes};
+pub use storage::{
+    DEFAULT_MAX_TENSOR_BYTES, DEFAULT_STORAGE_CACHE_BYTES, max_tensor_bytes, set_max_tensor_bytes,
+    set_storage_cache_bytes, storage_cache_bytes,
+};
 pub use tensor::Tensor;
 pub use variable::Variable;
 

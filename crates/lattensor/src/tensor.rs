@@ -61,6 +61,29 @@ impl Tensor {
         })
     }
 
+    /// A contiguous, strong tensor whose elements are unspecified until written:
+    /// for outputs that a kernel fills in full (bool tensors are zeroed, so
+    /// their bytes are always valid `bool`s).
+    ///
+    /// # Errors
+    /// As [`Tensor::zeros`].
+    pub(crate) fn for_overwrite(op: &str, shape: &[usize], dtype: DType) -> Result<Tensor> {
+        if dtype == DType::Bool {
+            return Tensor::zeros_for(op, shape, dtype);
+        }
+        let n = checked_numel(shape, op)?;
+        let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
+            Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
+        })?;
+        crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
+        Ok(Tensor {
+            storage: Arc::new(Storage::for_overwrite(bytes)?),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+        })
+    }
+
     /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
     ///
     /// # Errors
@@ -245,6 +268,10 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the view is too big to copy.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        if self.numel() == 0 {
+            // an empty view may sit past the end of its storage (`zeros([5, 0])[4]`)
+            return Ok(Vec::new());
+        }
         let c = self.contiguous()?;
         let size = c.dtype.size();
         let start = c.layout.offset() * size;
@@ -274,7 +301,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ResourceExhausted`] if the result cannot be allocated.
     pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        let mut out = Tensor::zeros_for("cast", self.shape(), dtype)?;
+        let mut out = Tensor::for_overwrite("cast", self.shape(), dtype)?;
         with_dtype!(dtype, T, {
             let dst = out.data_mut::<T>();
             crate::kernels::copy_into(self, dst);
@@ -404,5 +431,22 @@ fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usiz
 impl std::fmt::Debug for Tensor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_views_past_the_end_of_storage_read_as_empty() {
+        // zeros([5, 0]) owns no bytes; its row 4 is an empty view at offset 4
+        let t = Tensor::zeros(&[5, 0], DType::F32).unwrap();
+        let row = t.slice(&[SliceArg::Index(4)]).unwrap();
+        assert_eq!(row.shape(), &[0]);
+        assert_eq!(row.to_bytes().unwrap(), Vec::<u8>::new());
+        assert_eq!(row.to_vec::<f32>().unwrap(), Vec::<f32>::new());
+        assert_eq!(row.contiguous().unwrap().numel(), 0);
+        assert_eq!(row.as_slice::<f32>(), None);
     }
 }

@@ -130,8 +130,16 @@ fn data<C: Element>(t: &Tensor) -> Result<Cow<'_, [C]>> {
     }
 }
 
+/// A new tensor filled by `fill`, which receives zeros.
 fn new_tensor<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])) -> Result<Tensor> {
     let mut out = Tensor::zeros_for("einsum", shape, C::DTYPE)?;
+    fill(out.data_mut::<C>());
+    Ok(out)
+}
+
+/// A new tensor filled by `fill`, which must write every element (it receives garbage).
+fn new_tensor_overwrite<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])) -> Result<Tensor> {
+    let mut out = Tensor::for_overwrite("einsum", shape, C::DTYPE)?;
     fill(out.data_mut::<C>());
     Ok(out)
 }
@@ -139,6 +147,22 @@ fn new_tensor<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])) -> Resul
 /// Sum of a slice with eight independent accumulators (faster, and more accurate than one).
 #[inline]
 fn sum_slice<C: Ring>(x: &[C]) -> C {
+    crate::kernels::fast::simd(|| sum_slice_loop(x))
+}
+
+/// Sum of a long slice: chunks summed in parallel (each with [`sum_slice`]), then in order.
+fn sum_slice_par<C: Ring>(x: &[C]) -> C {
+    const CHUNK: usize = 1 << 16;
+    if x.len() < 4 * CHUNK {
+        return sum_slice(x);
+    }
+    use rayon::prelude::*;
+    let parts: Vec<C> = x.par_chunks(CHUNK).map(sum_slice).collect();
+    parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
+}
+
+#[inline(always)]
+fn sum_slice_loop<C: Ring>(x: &[C]) -> C {
     let mut acc = [C::ZERO; 8];
     let chunks = x.chunks_exact(8);
     let rest = chunks.remainder();
@@ -186,7 +210,11 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
         })?
     } else {
         let d = data::<C>(&p)?;
-        new_tensor::<C>(&shape, |out| {
+        new_tensor_overwrite::<C>(&shape, |out| {
+            if out.len() == 1 {
+                out[0] = sum_slice_par(&d[..inner]);
+                return;
+            }
             for (o, chunk) in out.iter_mut().zip(d.chunks_exact(inner)) {
                 *o = sum_slice(chunk);
             }
@@ -204,12 +232,17 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
     if matches!(C::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128) {
         let (la, lb) = (a.layout(), b.layout());
         let (sa, sb) = (la.strides(), lb.strides());
-        let pa = a.storage_slice::<C>().as_ptr();
-        let pb = b.storage_slice::<C>().as_ptr();
-        let big = (m as u128) * (n as u128) * (k as u128) >= 1 << 18;
-        let par = if big { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
+        let (da, db) = (a.storage_slice::<C>(), b.storage_slice::<C>());
+        let work = (m as u128) * (n as u128) * (k as u128);
+        let threads = rayon::current_num_threads();
+        // Many small products: one per task, each single-threaded (gemm's own
+        // threading costs more than it gains below ~160³). Few or large ones:
+        // one at a time, gemm threading each.
+        let batch_parallel = threads > 1 && bt >= threads && work < 1 << 22 && work * bt as u128 >= 1 << 18;
+        let par = if !batch_parallel && work >= 1 << 18 { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
-        for (i, dst) in out.chunks_exact_mut(m * n).enumerate() {
+        let product = |(i, dst): (usize, &mut [C])| {
+            let (pa, pb) = (da.as_ptr(), db.as_ptr());
             let oa = la.offset() as isize + i as isize * sa[0];
             let ob = lb.offset() as isize + i as isize * sb[0];
             // SAFETY: `C` is one of f32/f64/Complex32/Complex64, the types gemm
@@ -243,6 +276,12 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                     par,
                 );
             }
+        };
+        if batch_parallel {
+            use rayon::prelude::*;
+            out.par_chunks_exact_mut(m * n).enumerate().for_each(product);
+        } else {
+            out.chunks_exact_mut(m * n).enumerate().for_each(product);
         }
         return Ok(());
     }
@@ -311,24 +350,31 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
         // outer product (possibly batched): out[b, i, j] = a[b, i] * b[b, j]
         let ad = data::<C>(&ta)?;
         let bd = data::<C>(&tb)?;
-        let t = new_tensor::<C>(&shape, |out| {
+        let t = new_tensor_overwrite::<C>(&shape, |out| {
             if m * n == 0 {
                 return;
             }
-            for (bi, blk) in out.chunks_exact_mut(m * n).enumerate() {
-                for (i, row) in blk.chunks_exact_mut(n).enumerate() {
-                    let x = ad[bi * m + i];
-                    for (o, &y) in row.iter_mut().zip(&bd[bi * n..bi * n + n]) {
-                        *o = x.rmul(y);
-                    }
-                }
+            // row r of the output is a[b, i] * b[b, :] with r = b·m + i
+            let row = |(r, row): (usize, &mut [C])| {
+                let (bi, x) = (r / m, ad[r]);
+                let y = &bd[bi * n..bi * n + n];
+                crate::kernels::fast::simd(|| row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)));
+            };
+            if out.len() >= 1 << 16 {
+                use rayon::prelude::*;
+                out.par_chunks_exact_mut(n).enumerate().for_each(row);
+            } else {
+                out.chunks_exact_mut(n).enumerate().for_each(row);
             }
         })?;
         return Ok(Op { t, labels });
     }
     let a3 = ta.reshape(&[bt as isize, m as isize, k as isize])?;
     let b3 = tb.reshape(&[bt as isize, k as isize, n as isize])?;
-    let mut out = Tensor::zeros_for("einsum", &[bt, m, n], C::DTYPE)?;
+    // the float GEMM writes every element (k > 0); the integer kernel accumulates into zeros
+    let gemm_writes_all = k > 0 && matches!(C::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128);
+    let mut out =
+        if gemm_writes_all { Tensor::for_overwrite("einsum", &[bt, m, n], C::DTYPE)? } else { Tensor::zeros_for("einsum", &[bt, m, n], C::DTYPE)? };
     bmm::<C>(&a3, &b3, out.data_mut::<C>(), [bt, m, k, n])?;
     let t = out.reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())?;
     Ok(Op { t, labels })

@@ -7,6 +7,7 @@
 //! are read in place; broadcast inputs become scalars. Large outputs are
 //! split across threads with rayon.
 
+pub(crate) mod fast;
 pub(crate) mod walk;
 
 use rayon::prelude::*;
@@ -197,9 +198,84 @@ where
     }
 }
 
+/// `out[i] = f(a[i], b[i])` computed in `R` and stored as `O` a block at a
+/// time: f16/bf16 ops compute in f32 and convert each block with the
+/// vectorised slice conversions instead of element by element, and outputs
+/// too large for the cache are written with streaming stores.
+pub(crate) fn binary_via<R: Element, O: Element, F>(a: &Input<'_>, b: &Input<'_>, out: &mut [O], f: F)
+where
+    F: Fn(R, R) -> R + Sync,
+{
+    let stream = std::mem::size_of_val(out) >= fast::STREAM_MIN_BYTES;
+    let emit = |x: Src<'_, R>, y: Src<'_, R>, o: &mut [O]| {
+        let mut tmp = [R::default(); BLOCK];
+        let t = &mut tmp[..o.len()];
+        apply(x, y, t, &f);
+        if stream {
+            let mut conv = [O::default(); BLOCK];
+            let c = &mut conv[..o.len()];
+            convert_slice(t, c);
+            fast::stream_store(c, o);
+        } else {
+            convert_slice(t, o);
+        }
+    };
+    match (a.tensor(), b.tensor()) {
+        (None, None) => {
+            let (Input::Scalar(x), Input::Scalar(y)) = (a, b) else { return };
+            let v: O = f(x.to::<R>(), y.to::<R>()).cast_into();
+            out.fill(v);
+        }
+        (Some(t), None) | (None, Some(t)) => {
+            let s = match (a, b) {
+                (Input::Scalar(s), _) | (_, Input::Scalar(s)) => s.to::<R>(),
+                _ => return,
+            };
+            let scalar_left = a.tensor().is_none();
+            let walk = Walk::new([t.layout()]);
+            for_chunks(out, |lo, out| {
+                let mut buf = [R::default(); BLOCK];
+                walk.runs(lo, lo + out.len(), |r| {
+                    for start in (0..r.len).step_by(BLOCK) {
+                        let n = BLOCK.min(r.len - start);
+                        let off = r.offsets[0] + start as isize * r.strides[0];
+                        let src = load::<R>(t, off, r.strides[0], n, &mut buf);
+                        let o = &mut out[r.out - lo + start..r.out - lo + start + n];
+                        if scalar_left { emit(Src::Scalar(s), src, o) } else { emit(src, Src::Scalar(s), o) }
+                    }
+                });
+                fast::store_fence();
+            });
+        }
+        (Some(ta), Some(tb)) => {
+            let walk = Walk::new([ta.layout(), tb.layout()]);
+            for_chunks(out, |lo, out| {
+                let mut buf_a = [R::default(); BLOCK];
+                let mut buf_b = [R::default(); BLOCK];
+                walk.runs(lo, lo + out.len(), |r| {
+                    for start in (0..r.len).step_by(BLOCK) {
+                        let n = BLOCK.min(r.len - start);
+                        let oa = r.offsets[0] + start as isize * r.strides[0];
+                        let ob = r.offsets[1] + start as isize * r.strides[1];
+                        let sa = load::<R>(ta, oa, r.strides[0], n, &mut buf_a);
+                        let sb = load::<R>(tb, ob, r.strides[1], n, &mut buf_b);
+                        emit(sa, sb, &mut out[r.out - lo + start..r.out - lo + start + n]);
+                    }
+                });
+                fast::store_fence();
+            });
+        }
+    }
+}
+
 /// The inner loops; each arm is a simple loop the compiler vectorises.
 #[inline(always)]
 fn apply<R: Copy, O: Copy, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) {
+    fast::simd(|| apply_loops(a, b, out, f))
+}
+
+#[inline(always)]
+fn apply_loops<R: Copy, O: Copy, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) {
     match (a, b) {
         (Src::Slice(x), Src::Slice(y)) => {
             for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
@@ -226,24 +302,32 @@ where
     F: Fn(R) -> O + Sync,
 {
     let walk = Walk::new([a.layout()]);
+    let stream = std::mem::size_of_val(out) >= fast::STREAM_MIN_BYTES;
     for_chunks(out, |lo, out| {
         let mut buf = [R::default(); BLOCK];
         walk.runs(lo, lo + out.len(), |r| {
-            let step = if a.dtype == R::DTYPE && r.strides[0] == 1 { r.len } else { BLOCK };
+            let step = if a.dtype == R::DTYPE && r.strides[0] == 1 && !stream { r.len } else { BLOCK };
             for start in (0..r.len).step_by(step) {
                 let n = step.min(r.len - start);
                 let off = r.offsets[0] + start as isize * r.strides[0];
                 let o = &mut out[r.out - lo + start..r.out - lo + start + n];
                 match load::<R>(a, off, r.strides[0], n, &mut buf) {
-                    Src::Slice(x) => {
+                    Src::Slice(x) if stream => {
+                        let mut tmp = [O::default(); BLOCK];
+                        let t = &mut tmp[..n];
+                        fast::simd(|| t.iter_mut().zip(x).for_each(|(o, &x)| *o = f(x)));
+                        fast::stream_store(t, o);
+                    }
+                    Src::Slice(x) => fast::simd(|| {
                         for (o, &x) in o.iter_mut().zip(x) {
                             *o = f(x);
                         }
-                    }
+                    }),
                     Src::Scalar(x) => o.fill(f(x)),
                 }
             }
-        })
+        });
+        fast::store_fence();
     });
 }
 

@@ -48,10 +48,19 @@ macro_rules! ring_op {
         /// [`Error::UnsupportedDType`] for bool (TF has no bool kernel).
         pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
             let p = prepare($op, &a.into(), &b.into())?;
-            let mut out = Tensor::zeros(&p.shape, p.result.dtype)?;
-            with_numeric_dtype!(p.result.dtype, T,
-                kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
-                bool => return Err(bool_refused($op)));
+            let mut out = Tensor::for_overwrite($op, &p.shape, p.result.dtype)?;
+            match p.result.dtype {
+                // computed in f32 (as Num does for them) with block-wise conversions
+                DType::F16 => kernels::binary_via::<f32, half::f16, _>(&p.a, &p.b, out.data_mut(), |x, y| Num::$method(x, y)),
+                DType::BF16 => kernels::binary_via::<f32, half::bf16, _>(&p.a, &p.b, out.data_mut(), |x, y| Num::$method(x, y)),
+                // outputs beyond the cache: blocks through L1, streamed out
+                _ if out.numel() * p.result.dtype.size() >= kernels::fast::STREAM_MIN_BYTES => with_numeric_dtype!(p.result.dtype, T,
+                    kernels::binary_via::<T, T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
+                    bool => return Err(bool_refused($op))),
+                _ => with_numeric_dtype!(p.result.dtype, T,
+                    kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
+                    bool => return Err(bool_refused($op))),
+            }
             Ok(out.with_weak(p.result.weak))
         }
     };
@@ -113,7 +122,7 @@ pub fn truediv_type(t: LatticeType) -> Result<LatticeType> {
 pub fn divide<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
     let p = prepare("truediv", &a.into(), &b.into())?;
     let result = truediv_type(p.result)?;
-    let mut out = Tensor::zeros(&p.shape, result.dtype)?;
+    let mut out = Tensor::for_overwrite("truediv", &p.shape, result.dtype)?;
     with_inexact_dtype!(result.dtype, T,
         kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), Inexact::div),
         other => return Err(Error::Unimplemented(format!("truediv: no kernel for {}", result.dtype))));
@@ -138,7 +147,7 @@ pub fn negative(a: &Tensor) -> Result<Tensor> {
             supported: "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128".into(),
         });
     }
-    let mut out = Tensor::zeros(a.shape(), a.dtype())?;
+    let mut out = Tensor::for_overwrite("negative", a.shape(), a.dtype())?;
     with_numeric_dtype!(a.dtype(), T,
         kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),
         bool => return Err(bool_refused("negative")));

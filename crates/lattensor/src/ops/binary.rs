@@ -92,7 +92,7 @@ fn run<F: BinaryFn>(p: &Prepared<'_>, result: LatticeType) -> Result<Tensor> {
     if !F::accepts(d) {
         return Err(unsupported(F::NAME, d, F::SUPPORTED));
     }
-    let mut out = Tensor::zeros(&p.shape, d)?;
+    let mut out = Tensor::for_overwrite(F::NAME, &p.shape, d)?;
     let flag = AtomicBool::new(false);
     let (a, b) = (&p.a, &p.b);
     macro_rules! ints {

@@ -18,7 +18,7 @@ fn real_map(
     f64f: impl Fn(f64) -> f64 + Sync,
 ) -> Result<Tensor> {
     use crate::element::Element;
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite(op, x.shape(), x.dtype())?;
     match x.dtype() {
         DType::BF16 => kernels::unary::<f32, half::bf16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
         DType::F16 => kernels::unary::<f32, half::f16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),

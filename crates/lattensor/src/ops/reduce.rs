@@ -71,6 +71,9 @@ struct Plan {
     out_shape: Vec<usize>,
     outer: usize,
     inner: usize,
+    /// The input, when it is contiguous and the reduced axes are its leading
+    /// ones: then the reduction is a sum of `inner` rows of `outer` columns.
+    rows: Option<Tensor>,
 }
 
 fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
@@ -107,11 +110,13 @@ fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
             (true, false) => None,
         })
         .collect();
+    let leading = !gone.is_empty() && !kept.is_empty() && gone.iter().enumerate().all(|(q, &a)| a == q);
     Ok(Plan {
         view,
         out_shape,
         outer: kept.iter().map(|&i| shape[i]).product(),
         inner: gone.iter().map(|&i| shape[i]).product(),
+        rows: (leading && x.is_contiguous()).then(|| x.clone()),
     })
 }
 
@@ -142,6 +147,38 @@ fn fold_blocks<A: Element, S: Copy + Send + Sync>(
         return (0..p.outer).into_par_iter().map(|o| one(o, 0, p.inner)).collect();
     }
     (0..p.outer).map(|o| one(o, 0, p.inner)).collect()
+}
+
+/// Column sums of a contiguous `[rows, cols]` matrix (a reduction over leading
+/// axes): rows are added in order into compensated f64 accumulators, one
+/// stripe of columns per task, so the input is read once, row by row, instead
+/// of column by column.
+fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
+    const STRIPE: usize = 512;
+    let Some(data) = x.as_slice::<A>() else { return vec![0.0; cols] };
+    let stripe = |c0: usize| -> Vec<f64> {
+        let w = STRIPE.min(cols - c0);
+        let (mut sum, mut comp, mut row) = (vec![0f64; w], vec![0f64; w], vec![0f64; w]);
+        for r in 0..rows {
+            crate::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
+            crate::kernels::fast::simd(|| {
+                for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
+                    // Neumaier: the compensation keeps the bits lost in s + v
+                    let t = *s + v;
+                    *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
+                    *s = t;
+                }
+            });
+        }
+        sum.iter().zip(&comp).map(|(s, c)| s + c).collect()
+    };
+    let starts: Vec<usize> = (0..cols).step_by(STRIPE).collect();
+    let parts: Vec<Vec<f64>> = if rows * cols >= 1 << 16 {
+        starts.into_par_iter().map(stripe).collect()
+    } else {
+        starts.into_iter().map(stripe).collect()
+    };
+    parts.concat()
 }
 
 /// Compensated f64 sum state: (sum, compensation).
@@ -213,6 +250,13 @@ fn sums(p: &Plan, dtype: DType) -> SumValues {
     if dtype.is_complex() {
         let v = fold_blocks::<Complex64, CKahan>(p, ((0.0, 0.0), (0.0, 0.0)), ckahan_fold, ckahan_combine);
         SumValues::Complex(v.into_iter().map(|(r, i)| Complex64::new(finish(r), finish(i))).collect())
+    } else if let (true, Some(x)) = (dtype.is_float() && p.outer > 1, &p.rows) {
+        SumValues::Float(match dtype {
+            DType::F32 => column_sums::<f32>(x, p.inner, p.outer),
+            DType::F64 => column_sums::<f64>(x, p.inner, p.outer),
+            DType::F16 => column_sums::<half::f16>(x, p.inner, p.outer),
+            _ => column_sums::<half::bf16>(x, p.inner, p.outer),
+        })
     } else if dtype.is_float() {
         SumValues::Float(
             fold_blocks::<f64, Kahan>(p, (0.0, 0.0), kahan_fold, kahan_combine).into_iter().map(finish).collect(),

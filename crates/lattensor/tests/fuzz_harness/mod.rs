@@ -505,6 +505,10 @@ fn views_inner(u: &mut Unstructured) -> AResult<()> {
             t = v;
         }
         let got = t.to_vec::<i64>();
+        if let Ok(g) = &got {
+            let bytes = t.to_bytes().expect("to_bytes of a view to_vec could copy");
+            assert_eq!(bytes.len(), g.len() * t.dtype().size());
+        }
         match &model {
             Some(m) => {
                 assert_eq!(t.shape(), &m.shape[..], "shape after op {op}");

@@ -39,7 +39,7 @@ const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
 
 /// Applies an `f64` function element-wise to a real float tensor, keeping dtype and weakness.
 pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite(name, x.shape(), x.dtype())?;
     match x.dtype() {
         DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| bf16::from_f64(f(f64::from(v)))),
         DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| f16::from_f64(f(f64::from(v)))),
