@@ -195,7 +195,7 @@ def run(cases, pool, op, fn, args, kw=None, truth=None):
             case["why"] = "pyint"  # a Python int outside int32
     if truth is not None and "out" in case:
         case["true"] = truth
-        if op in SCIPY:
+        if op in SCIPY and pool.np(args[0]).dtype.kind == "f" or (op in SCIPY and "bfloat16" in args[0]):
             x = np.asarray(pool.np(args[0]), dtype=np.float64)
             with np.errstate(all="ignore"):
                 case["scipy"] = np.asarray(SCIPY[op](x), dtype=np.float64).tobytes().hex()
@@ -247,8 +247,10 @@ def mp_elementary(name, x, kw):
     }.get(name)
     if name == "tf.nn.gelu":
         if kw.get("approximate"):
-            return x / 2 * (1 + mp.tanh(mp.sqrt(2 / mp.pi) * (x + mpf("0.044715") * x ** 3)))
-        return x / 2 * (1 + mp.erf(x * SQRT1_2))
+            # TF's formula with its float64 constants (the op is defined by them)
+            c, k = mpf(float(math.sqrt(2 / math.pi))), mpf(0.044715)
+            return x / 2 * (1 + mp.tanh(c * (x + k * x ** 3)))
+        return x / 2 * mp.erfc(-x * SQRT1_2)  # not 1 + erf: 60 digits cancel at x = -30
     if f is not None:
         return f(x)
     if name in ("tf.math.log", "tf.math.sqrt", "tf.math.rsqrt"):
@@ -274,6 +276,34 @@ def mp_elementary(name, x, kw):
             return None
         return v
     raise KeyError(name)
+
+
+COMPLEX_MP = {
+    "tf.math.log1p": lambda z: mp.log(1 + z) if abs(z) > mpf("1e-3") else mp.log1p(z), "tf.math.expm1": mp.expm1,
+    "tf.math.asin": mp.asin, "tf.math.acos": mp.acos, "tf.math.atan": mp.atan, "tf.math.asinh": mp.asinh,
+    "tf.math.acosh": mp.acosh, "tf.math.atanh": mp.atanh, "tf.math.log": mp.log, "tf.math.exp": mp.exp,
+    "tf.math.sqrt": mp.sqrt, "tf.math.rsqrt": lambda z: 1 / mp.sqrt(z), "tf.math.sin": mp.sin,
+    "tf.math.cos": mp.cos, "tf.math.tan": mp.tan, "tf.math.sinh": mp.sinh, "tf.math.cosh": mp.cosh,
+    "tf.math.tanh": mp.tanh, "tf.math.sigmoid": lambda z: 1 / (1 + mp.exp(-z)),
+}
+
+
+def truth_complex_hex(name, arr):
+    """mpmath values at complex inputs off the branch cuts, as (re, im) f64 pairs; nan where none."""
+    out = []
+    for z in np.asarray(arr, dtype=np.complex128).ravel():
+        t = (nan, nan)
+        # points on a branch cut (an axis) depend on the sign of zero, which mpmath ignores
+        if np.isfinite(z) and z.real != 0 and z.imag != 0:
+            try:
+                with mp.workdps(60):
+                    m = COMPLEX_MP[name](mp.mpc(float(z.real), float(z.imag)))
+                if mp.isfinite(m.real) and mp.isfinite(m.imag):
+                    t = (float(m.real), float(m.imag))
+            except (ValueError, ZeroDivisionError):
+                pass
+        out += list(t)
+    return np.array(out, dtype=np.float64).tobytes().hex()
 
 
 def truth_hex(name, arr, kw):
@@ -373,6 +403,8 @@ def gen_unary():
                 dt = label.rstrip("*")
                 if name in TRANSCENDENTAL and dt in FLOATS:
                     truth = truth_hex(name, pool.np(inp).astype(np.float64), kw)
+                if name in COMPLEX_MP and dt in COMPLEX:
+                    truth = truth_complex_hex(name, pool.np(inp))
                 run(cases, pool, name, fn, [inp], kw, truth)
     # shape/creation ops: ones_like/zeros_like with a dtype argument
     for name, fn in [("tf.ones_like", tf.ones_like), ("tf.zeros_like", tf.zeros_like)]:
@@ -507,6 +539,32 @@ def log_softmax_truth(x, axis):
     return np.ascontiguousarray(np.moveaxis(out, -1, axis)).tobytes().hex()
 
 
+def reduce_truth(name, x, axis):
+    """mpmath value of a float reduction (finite inputs), as f64 hex in TF's output order."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return None
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in np.atleast_1d(axis))
+    rest = [a for a in range(x.ndim) if a not in axes]
+    y = np.transpose(x, rest + list(axes)).reshape([x.shape[a] for a in rest] + [-1])
+    out = []
+    for idx in np.ndindex(y.shape[:-1]):
+        if not np.all(np.isfinite(y[idx])):
+            out.append(nan)  # no truth for rows with nan/inf
+            continue
+        v = [mpf(float(t)) for t in y[idx]]
+        n = len(v)
+        mean = mp.fsum(v) / n
+        var = mp.fsum((t - mean) ** 2 for t in v) / n
+        r = {"reduce_sum": lambda: mp.fsum(v), "reduce_mean": lambda: mean, "reduce_variance": lambda: var,
+             "reduce_std": lambda: mp.sqrt(var), "reduce_prod": lambda: mp.fprod(v),
+             "reduce_logsumexp": lambda: mp.log(mp.fsum(mp.exp(t) for t in v)),
+             "reduce_euclidean_norm": lambda: mp.sqrt(mp.fsum(t * t for t in v)),
+             "reduce_max": lambda: max(v), "reduce_min": lambda: min(v)}[name.rsplit(".", 1)[1]]()
+        out.append(float(r))
+    return np.array(out, dtype=np.float64).tobytes().hex()
+
+
 def gen_reduce():
     pool, cases = Pool(), []
     ins = all_dtype_inputs(pool, "r3", reduce_values)
@@ -517,11 +575,15 @@ def gen_reduce():
                     if keep and axis in (1, [0, 1, 2], []):
                         continue
                     kw = {"axis": axis, "keepdims": keep}
-                    run(cases, pool, name, fn, [inp], kw)
+                    truth = None
+                    if label.rstrip("*") in FLOATS and axis != []:
+                        truth = reduce_truth(name, pool.np(inp), axis)
+                    run(cases, pool, name, fn, [inp], kw, truth)
         for d in FLOATS + COMPLEX:
             inp = pool.add(f"rs_{d}", reduce_specials(d))
             for axis in [None, 0, 1]:
-                run(cases, pool, name, fn, [inp], {"axis": axis, "keepdims": False})
+                truth = reduce_truth(name, pool.np(inp), axis) if d in FLOATS else None
+                run(cases, pool, name, fn, [inp], {"axis": axis, "keepdims": False}, truth)
         # an empty axis
         for d in ["int32", "float32"]:
             inp = pool.add(f"r0_{d}", np.zeros((2, 0), NP[d]))
