@@ -477,38 +477,50 @@ fn scalar_to(op: &str, s: Operand<'_>, dtype: DType) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if the scalar is not a scalar or does not convert to `x`'s dtype.
+/// [`Error::InvalidArgument`] if the scalar is not a scalar, is a strong tensor of another
+/// dtype (as in TF), or does not convert to `x`'s dtype.
 pub fn scalar_mul<'a>(scalar: impl Into<Operand<'a>>, x: &Tensor) -> Result<Tensor> {
-    let s = scalar_to("scalar_mul", scalar.into(), x.dtype())?;
+    let scalar = scalar.into();
+    if let Operand::Tensor(t) = scalar {
+        // TF converts the scalar with `convert_to_tensor(scalar, dtype=x.dtype)`, which refuses
+        // a tensor of another dtype (ValueError)
+        if !t.is_weak() && t.dtype() != x.dtype() {
+            return Err(Error::InvalidArgument(format!(
+                "scalar_mul: the scalar tensor is {} but x is {}; cast the scalar to {} first",
+                t.dtype().name(),
+                x.dtype().name(),
+                x.dtype().name()
+            )));
+        }
+    }
+    let s = scalar_to("scalar_mul", scalar, x.dtype())?;
     Ok(crate::promote::with_mode(crate::PromotionMode::All, || super::multiply(&s, x))?.with_weak(x.is_weak()))
 }
 
-/// Clamps `x` to `[lo, hi]`, keeping `x`'s dtype and weakness (`tf.clip_by_value`).
-/// The bounds are converted to `x`'s dtype by `constant`'s rule; NaN stays NaN.
+/// Clamps `x` to `[lo, hi]` as TF does: `maximum(minimum(x, hi), lo)`, promoted through the
+/// lattice like `minimum`/`maximum` (`int8` clipped to `-1.5, 2.5` is `float64`), with the
+/// weakness of `x` (report.md §e). NaN stays NaN; where a value equals a bound the bound is
+/// returned (so `-0.0` clipped to `[0, 1]` is `+0.0`, as in TF).
 ///
 /// ```
-/// use lattensor::{ops, Tensor};
+/// use lattensor::{ops, DType, Tensor};
 /// let x = Tensor::from_vec(vec![1i32, 5, 9], &[3]).unwrap();
 /// assert_eq!(ops::clip_by_value(&x, 2, 7).unwrap().to_vec::<i32>().unwrap(), vec![2, 5, 7]);
+/// let y = ops::clip_by_value(&x, -1.5, 2.5).unwrap();
+/// assert_eq!((y.dtype(), y.is_weak()), (DType::F64, false));
+/// assert_eq!(y.to_vec::<f64>().unwrap(), vec![1.0, 2.5, 2.5]);
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if a bound does not convert; [`Error::UnsupportedDType`] for bool and complex.
+/// [`Error::Promotion`] if the operands do not promote in the current mode;
+/// [`Error::UnsupportedDType`] for complex (no order); [`Error::ShapeMismatch`] if the bounds
+/// do not broadcast.
 pub fn clip_by_value<'a>(x: &Tensor, lo: impl Into<Operand<'a>>, hi: impl Into<Operand<'a>>) -> Result<Tensor> {
-    let lo = to_dtype("clip_by_value", lo.into(), x.dtype())?;
-    let hi = to_dtype("clip_by_value", hi.into(), x.dtype())?;
-    let clipped = crate::promote::with_mode(crate::PromotionMode::All, || minimum(&maximum(x, &lo)?, &hi))?;
+    // the bound first, so that on a tie (or ±0) the bound is returned, as TF's kernels do
+    let (lo, hi): (Operand<'_>, Operand<'_>) = (lo.into(), hi.into());
+    let upper = minimum(hi, Operand::from(x))?;
+    let clipped = maximum(lo, Operand::from(&upper))?;
     Ok(clipped.with_weak(x.is_weak()))
-}
-
-/// A bound converted to `dtype` (tensors of any broadcastable shape allowed).
-fn to_dtype(op: &str, v: Operand<'_>, dtype: DType) -> Result<Tensor> {
-    match v {
-        Operand::Tensor(t) if !t.shape().is_empty() => {
-            crate::constant_as(t, dtype).map_err(|e| Error::InvalidArgument(format!("{op}: {e}")))
-        }
-        other => scalar_to(op, other, dtype),
-    }
 }
 
 #[cfg(test)]
@@ -599,8 +611,18 @@ mod tests {
         let c = c.to_vec::<f32>().unwrap();
         assert_eq!((c[0], c[2]), (2.0, 7.0));
         assert!(c[1].is_nan());
-        assert!(clip_by_value(&Tensor::scalar(1i8), 2.5, 7).is_err());
+        // promoted like minimum/maximum, with x's weakness (TF: int8 clipped by floats is float64)
+        let c = clip_by_value(&Tensor::scalar(1i8), 2.5, 7).unwrap();
+        assert_eq!((c.dtype(), c.is_weak(), c.item::<f64>().unwrap()), (DType::F64, false, 2.5));
+        // on a tie the bound is returned: -0 clipped to [0, 1] is +0 (TF's kernels)
+        let z = clip_by_value(&v(&[-0.0f32]), 0, 1).unwrap().item::<f32>().unwrap();
+        assert!(z == 0.0 && z.is_sign_positive());
+        // bounds crossing: maximum(minimum(x, hi), lo) gives lo
+        assert_eq!(clip_by_value(&v(&[5u8]), 9u8, 3u8).unwrap().to_vec::<u8>().unwrap(), vec![9]);
         assert!(scalar_mul(&v(&[1.0f32, 2.0]), &Tensor::scalar(1.0f32)).is_err());
+        // a strong scalar tensor must have x's dtype (TF: ValueError); same dtype is fine
+        assert!(scalar_mul(&Tensor::scalar(2i32), &v(&[1.0f32])).is_err());
+        assert_eq!(scalar_mul(&Tensor::scalar(2.0f32), &v(&[1.5f32])).unwrap().to_vec::<f32>().unwrap(), vec![3.0]);
     }
 
     #[test]

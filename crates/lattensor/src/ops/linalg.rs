@@ -6,7 +6,7 @@ use crate::einsum::{Front, PathOptions, einsum_front};
 use crate::error::{Error, Result};
 use crate::layout::Layout;
 use crate::promote;
-use crate::{Tensor, with_dtype};
+use crate::{DType, Tensor, with_dtype};
 
 fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
     if x.rank() < rank {
@@ -38,7 +38,8 @@ fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
 /// # Errors
 /// [`Error::InvalidArgument`] for rank < 2 or mismatched inner dimensions,
 /// [`Error::ShapeMismatch`] for batch axes that do not broadcast,
-/// [`Error::Promotion`] if the mode refuses the dtypes.
+/// [`Error::Promotion`] if the mode refuses the dtypes, [`Error::UnsupportedDType`] if
+/// both operands are bool.
 pub fn matmul(a: &Tensor, b: &Tensor, transpose_a: bool, transpose_b: bool) -> Result<Tensor> {
     matmul_ext(a, b, transpose_a, transpose_b, false, false)
 }
@@ -51,6 +52,10 @@ pub fn matmul_ext(a: &Tensor, b: &Tensor, ta: bool, tb: bool, adj_a: bool, adj_b
     need_rank("matmul", a, 2)?;
     need_rank("matmul", b, 2)?;
     let result = promote::result_type_for("matmul", &[a.lattice_type(), b.lattice_type()], promote::current_mode())?;
+    if result.dtype.is_bool() {
+        // TF has no bool matmul kernel
+        return Err(super::unary::unsupported("matmul", DType::Bool, "every dtype but bool"));
+    }
     let a = if ta || adj_a { matrix_transpose(a, adj_a)? } else { a.clone() };
     let b = if tb || adj_b { matrix_transpose(b, adj_b)? } else { b.clone() };
     let (k1, k2) = (a.shape()[a.rank() - 1], b.shape()[b.rank() - 2]);
@@ -75,7 +80,8 @@ pub fn matrix_transpose(x: &Tensor, conjugate: bool) -> Result<Tensor> {
     let mut perm: Vec<usize> = (0..r).collect();
     perm.swap(r - 2, r - 1);
     let t = x.transpose(&perm)?;
-    if conjugate { super::conj(&t) } else { Ok(t) }
+    // `conjugate` means nothing for a real dtype (bool included), as in TF
+    if conjugate && x.dtype().is_complex() { super::conj(&t) } else { Ok(t) }
 }
 
 /// The main diagonal of the last two axes, `[..., m, n] → [..., min(m, n)]` (a strided view).
@@ -156,7 +162,15 @@ pub fn tensor_diag_part(x: &Tensor) -> Result<Tensor> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::DType;
+
+    // Found by the TF golden test: TF refuses bool matmul and ignores `conjugate` for bool.
+    #[test]
+    fn bool_like_tf() {
+        let b = Tensor::from_vec(vec![true, false, true, true], &[2, 2]).unwrap();
+        assert!(matches!(matmul(&b, &b, false, true), Err(Error::UnsupportedDType { .. })));
+        let t = matrix_transpose(&b, true).unwrap();
+        assert_eq!(t.to_vec::<bool>().unwrap(), vec![true, true, false, true]);
+    }
 
     #[test]
     fn matmul_promotes_and_broadcasts_batches() {

@@ -48,7 +48,14 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and complex.
 pub fn relu6(x: &Tensor) -> Result<Tensor> {
-    clamp_below_above("relu6", x, Some(0.0), Some(6.0))
+    let y = clamp_below_above("relu6", x, Some(0.0), Some(6.0))?;
+    if !matches!(x.dtype(), DType::F32 | DType::F64) {
+        return Ok(y);
+    }
+    // TF's vectorised float32/float64 kernel gives +0 for -0 (its float16/bfloat16 kernel
+    // keeps -0); adding +0 maps -0 to +0 and leaves every other value, NaN included, unchanged.
+    crate::promote::with_mode(crate::PromotionMode::All, || super::add(&y, &Tensor::zeros(&[], x.dtype())?))
+        .map(|t| t.with_weak(x.is_weak()))
 }
 
 /// Clamps by comparing in the tensor's own type (NaN stays NaN).
@@ -98,16 +105,34 @@ pub fn selu(x: &Tensor) -> Result<Tensor> {
 
 /// `x` for `x ≥ 0`, `alpha · x` otherwise (TF's default `alpha = 0.2`).
 ///
+/// As in TF, `alpha` is a float32 attribute converted to the input's dtype before the
+/// multiplication (so `leaky_relu` of a float64 `-1.0` is `-0.20000000298…`), and integer
+/// inputs are converted to float32 first (keeping weakness).
+///
+/// ```
+/// use lattensor::{DType, ops, Tensor};
+/// let x = Tensor::from_vec(vec![-5i32, 3], &[2]).unwrap();
+/// let y = ops::nn::leaky_relu(&x, 0.5).unwrap();
+/// assert_eq!(y.dtype(), DType::F32);
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![-2.5, 3.0]);
+/// ```
+///
 /// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs.
+/// [`Error::UnsupportedDType`] for bool and complex inputs.
 pub fn leaky_relu(x: &Tensor, alpha: f64) -> Result<Tensor> {
+    let d = x.dtype();
+    if d.is_integer() {
+        return leaky_relu(&x.cast(DType::F32)?.with_weak(x.is_weak()), alpha);
+    }
     let a32 = alpha as f32;
-    real_map(
-        "leaky_relu",
-        x,
-        move |v| if v >= 0.0 { v } else { a32 * v },
-        move |v| if v >= 0.0 { v } else { alpha * v },
-    )
+    // alpha rounded to the input's dtype, as TF's kernel does
+    let a = match d {
+        DType::BF16 => half::bf16::from_f32(a32).to_f32(),
+        DType::F16 => half::f16::from_f32(a32).to_f32(),
+        _ => a32,
+    };
+    let a64 = f64::from(a32);
+    real_map("leaky_relu", x, move |v| if v >= 0.0 { v } else { a * v }, move |v| if v >= 0.0 { v } else { a64 * v })
 }
 
 /// `x / (1 + |x|)`.
@@ -118,11 +143,16 @@ pub fn softsign(x: &Tensor) -> Result<Tensor> {
     real_map("softsign", x, |v| v / (1.0 + v.abs()), |v| v / (1.0 + v.abs()))
 }
 
-/// `x · sigmoid(beta · x)` (SiLU for `beta = 1`).
+/// `x · sigmoid(beta · x)` (SiLU for `beta = 1`); complex inputs too, as in TF.
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs.
+/// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
+    if x.dtype().is_complex() {
+        return crate::promote::with_mode(crate::PromotionMode::All, || {
+            super::multiply(x, &super::sigmoid(&super::multiply(x, beta)?)?)
+        });
+    }
     fn sig<T: Float>(v: T) -> T {
         if v >= T::zero() {
             (T::one() + (-v).exp()).recip()
@@ -143,22 +173,27 @@ pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
 pub fn gelu(x: &Tensor, approximate: bool) -> Result<Tensor> {
     if approximate {
         let c = (2.0 / std::f64::consts::PI).sqrt();
-        let c32 = c as f32;
-        return real_map(
-            "gelu",
-            x,
-            move |v| 0.5 * v * (1.0 + (c32 * (v + 0.044715 * v * v * v)).tanh()),
-            move |v| 0.5 * v * (1.0 + (c * (v + 0.044715 * v * v * v)).tanh()),
-        );
+        // ½x(1 + tanh u) = x·sigmoid(2u) = x / (1 + e^(-2u)): no cancellation for x < 0
+        // (the tanh form loses 16 ulp of float32 at x = -2). f32 goes through f64.
+        let f = move |v: f64| v / (1.0 + (-2.0 * c * (v + 0.044715 * v * v * v)).exp());
+        return real_map("gelu", x, move |v| f(f64::from(v)) as f32, f);
     }
-    // x·Φ(x) = x/2 · erfc(-x/√2); erfc keeps the negative tail accurate.
-    let r = std::f64::consts::FRAC_1_SQRT_2;
-    real_map(
-        "gelu",
-        x,
-        move |v| (0.5 * v as f64 * libm::erfc(-(v as f64) * r)) as f32,
-        move |v| 0.5 * v * libm::erfc(-v * r),
-    )
+    // x·Φ(x) = x/2 · erfc(-x/√2); erfc keeps the negative tail accurate. The argument
+    // -x/√2 is formed in double-double and its low part applied through erfc' = -2/√π·e^{-t²}:
+    // erfc amplifies the relative error of its argument by 2t² (≈ 20 at x = -4.5, where a
+    // rounded argument costs 12 ulp).
+    fn gelu64(v: f64) -> f64 {
+        const R_HI: f64 = std::f64::consts::FRAC_1_SQRT_2;
+        const R_LO: f64 = -4.833_646_656_726_457e-17; // 1/√2 - R_HI
+        let hi = -v * R_HI;
+        if !hi.is_finite() {
+            return 0.5 * v * libm::erfc(hi); // ±inf and NaN: no low part
+        }
+        let lo = (-v).mul_add(R_HI, -hi) + -v * R_LO;
+        let d = std::f64::consts::FRAC_2_SQRT_PI * (-hi * hi).exp();
+        0.5 * v * (libm::erfc(hi) - lo * d)
+    }
+    real_map("gelu", x, move |v| gelu64(f64::from(v)) as f32, gelu64)
 }
 
 /// `logits - log(Σ exp(logits))` along `axis` (default `-1` in TF).
@@ -248,11 +283,37 @@ mod tests {
         Tensor::from_vec(x.to_vec(), &[x.len()]).unwrap()
     }
 
+    // Bugs found by the TF golden test (tests/tf_api_golden.rs); references from mpmath.
+    #[test]
+    fn relu6_and_leaky_relu_like_tf() {
+        let r = relu6(&Tensor::from_vec(vec![-0.0f32], &[1]).unwrap()).unwrap().to_vec::<f32>().unwrap();
+        assert!(r[0] == 0.0 && r[0].is_sign_positive());
+        // alpha is rounded to bfloat16 first: bf16(0.2) · -4.5 = -0.9009 → -0.90234375
+        let x = Tensor::from_vec(vec![half::bf16::from_f32(-4.5)], &[1]).unwrap();
+        assert_eq!(leaky_relu(&x, 0.2).unwrap().to_vec::<f32>().unwrap(), vec![-0.902_343_75]);
+        let y = leaky_relu(&crate::constant([-5, 3]).unwrap(), 0.2).unwrap();
+        assert_eq!((y.dtype(), y.is_weak()), (DType::F32, true));
+        assert_eq!(y.to_vec::<f32>().unwrap(), vec![-1.0, 3.0]);
+    }
+
+    #[test]
+    fn gelu_negative_tail_and_complex_swish() {
+        let g = gelu(&v(&[-4.5]), false).unwrap().item::<f64>().unwrap();
+        assert!((g - -1.528_952_906_128_527_2e-5).abs() <= 2.0 * 3.4e-21, "{g:e}");
+        let g = gelu(&v(&[-2.0]), true).unwrap().item::<f64>().unwrap();
+        assert!((g - -0.045_402_305_912_224_98).abs() <= 1e-17, "{g:e}");
+        let g = gelu(&Tensor::from_vec(vec![-2.0f32], &[1]).unwrap(), true).unwrap().item::<f32>().unwrap();
+        assert_eq!(g, -0.045_402_305_912_224_98f64 as f32);
+        let z = Tensor::from_vec(vec![num_complex::Complex64::new(1.0, 0.0)], &[1]).unwrap();
+        let s = swish(&z, 1.0).unwrap().to_vec::<num_complex::Complex64>().unwrap()[0];
+        assert!((s.re - 1.0 / (1.0 + (-1f64).exp())).abs() < 1e-15 && s.im == 0.0, "{s}");
+    }
+
     #[test]
     fn activations() {
         let x = v(&[-1.0, 0.0, 2.0, 8.0]);
         assert_eq!(relu6(&x).unwrap().to_vec::<f64>().unwrap(), vec![0.0, 0.0, 2.0, 6.0]);
-        assert_eq!(leaky_relu(&x, 0.2).unwrap().to_vec::<f64>().unwrap()[0], -0.2);
+        assert_eq!(leaky_relu(&x, 0.2).unwrap().to_vec::<f64>().unwrap()[0], -f64::from(0.2f32));
         assert_eq!(softsign(&x).unwrap().to_vec::<f64>().unwrap()[2], 2.0 / 3.0);
         let e = elu(&x).unwrap().to_vec::<f64>().unwrap();
         assert_eq!(e[0], (-1f64).exp_m1());

@@ -216,7 +216,9 @@ fn kahan_combine(a: Kahan, b: Kahan) -> Kahan {
 }
 
 fn finish(s: Kahan) -> f64 {
-    s.0 + s.1
+    // Once the sum is ±inf or NaN the compensation is NaN (inf - inf); the plain sum is the
+    // IEEE answer (1 + inf = inf, inf + -inf = NaN).
+    if s.0.is_finite() { s.0 + s.1 } else { s.0 }
 }
 
 type CKahan = (Kahan, Kahan);
@@ -566,6 +568,16 @@ mod tests {
 
     fn m(v: Vec<f64>, shape: &[usize]) -> Tensor {
         Tensor::from_vec(v, shape).unwrap()
+    }
+
+    // Found by the TF golden test: the compensation turned an infinite sum into NaN.
+    #[test]
+    fn infinite_sums_stay_infinite() {
+        let x = m(vec![1.0, f64::INFINITY, f64::MAX, f64::MAX, -0.0, -0.0], &[2, 3]);
+        assert_eq!(reduce_sum(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY; 2]);
+        assert_eq!(reduce_mean(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY; 2]);
+        let y = m(vec![f64::INFINITY, f64::NEG_INFINITY], &[2]);
+        assert!(reduce_sum(&y, 0, false).unwrap().item::<f64>().unwrap().is_nan());
     }
 
     #[test]

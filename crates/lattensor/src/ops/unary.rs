@@ -82,6 +82,9 @@ fn complex_expm1<T: Float>(z: Complex<T>) -> Complex<T> {
 fn complex_recip<T: Float>(z: Complex<T>) -> Complex<T> {
     // Smith's algorithm, as complex division
     let (c, d) = (z.re, z.im);
+    if c == T::zero() && d == T::zero() {
+        return Complex::new(T::infinity(), T::nan()); // as TF and NumPy: 1/(0+0i) = inf+nanj
+    }
     if c.abs() >= d.abs() {
         let r = d / c;
         let den = c + d * r;
@@ -91,6 +94,126 @@ fn complex_recip<T: Float>(z: Complex<T>) -> Complex<T> {
         let den = c * r + d;
         Complex::new(r / den, -T::one() / den)
     }
+}
+
+/// `ln 2` in `T`.
+fn ln2<T: Float>() -> T {
+    (T::one() + T::one()).ln()
+}
+
+/// `asinh`, accurate everywhere: std's `ln(x + √(x²+1))` form overflows for `|x|` near the
+/// largest float (TF gives 710.47 for `asinh(f64::MAX)`).
+fn asinh_real<T: Float>(x: T) -> T {
+    let a = x.abs();
+    let big = T::epsilon().sqrt().recip();
+    let two = T::one() + T::one();
+    let r = if a.is_nan() || a.is_infinite() {
+        a
+    } else if a > big {
+        a.ln() + ln2()
+    } else if a > two {
+        (two * a + ((a * a + T::one()).sqrt() + a).recip()).ln()
+    } else {
+        (a + a * a / ((a * a + T::one()).sqrt() + T::one())).ln_1p()
+    };
+    r.copysign(x)
+}
+
+/// `acosh` without overflow near the largest float (see [`asinh_real`]).
+fn acosh_real<T: Float>(x: T) -> T {
+    let two = T::one() + T::one();
+    if x.is_nan() || x < T::one() {
+        T::nan()
+    } else if x.is_infinite() {
+        x
+    } else if x > T::epsilon().sqrt().recip() {
+        x.ln() + ln2()
+    } else if x > two {
+        (two * x - (x + (x * x - T::one()).sqrt()).recip()).ln()
+    } else {
+        let t = x - T::one();
+        (t + (two * t + t * t).sqrt()).ln_1p()
+    }
+}
+
+/// `atanh` from `|x|`: std's `½·log1p(2x / (1 - x))` loses digits for negative `x` near -1
+/// (2000 ulp at -0.999 in f32), because `log1p` is then evaluated near -1.
+fn atanh_real<T: Float>(x: T) -> T {
+    let a = x.abs();
+    let two = T::one() + T::one();
+    let r = if a < half() {
+        half::<T>() * (two * a + two * a * a / (T::one() - a)).ln_1p()
+    } else {
+        half::<T>() * (two * (a / (T::one() - a))).ln_1p()
+    };
+    r.copysign(x)
+}
+
+/// `tanh(z)` that does not overflow for large `|re z|` (num-complex's `sinh/cosh` form gives
+/// NaN at `100 - 100i`; the value is `±1 + 0i` to the last bit there).
+fn complex_tanh<T: Float>(z: Complex<T>) -> Complex<T> {
+    let (a, b) = (z.re, z.im);
+    let large = T::from(22.0).expect("small constant"); // e^-44 < f64 ulp of 1
+    if a.abs() > large && b.is_finite() {
+        let two = T::one() + T::one();
+        let four = two + two;
+        // Im tanh = sin 2b / (cosh 2a + cos 2b) ≈ 4 sin b cos b · e^(-2|a|)
+        return Complex::new(T::one().copysign(a), four * b.sin() * b.cos() * (-two * a.abs()).exp());
+    }
+    z.tanh()
+}
+
+/// `tan(z) = -i · tanh(i z)`, inheriting [`complex_tanh`]'s range.
+fn complex_tan<T: Float>(z: Complex<T>) -> Complex<T> {
+    let t = complex_tanh(Complex::new(-z.im, z.re));
+    Complex::new(t.im, -t.re)
+}
+
+/// `asinh(z)` by odd symmetry from the right half-plane, and as `log1p(z + z²/(1 + √(1+z²)))`
+/// for `|z| < ½`: num-complex's `log(z + √(z²+1))` loses every digit of a small `z`
+/// (`1e-7(1+i)`) and cancels for `re z < 0`.
+fn complex_asinh<T: Float>(z: Complex<T>) -> Complex<T> {
+    if z.re < T::zero() {
+        return -complex_asinh(-z);
+    }
+    // Away from 0 num-complex's form does not cancel for re z ≥ 0, and it puts the branch
+    // cuts (re z = ±0, |im z| > 1) on the sides C99 and TF use.
+    if !(z.norm() < half()) {
+        return z.asinh();
+    }
+    let one = Complex::new(T::one(), T::zero());
+    let z2 = z * z;
+    complex_log1p(z + z2 / (one + (one + z2).sqrt()))
+}
+
+/// `asin(z) = -i · asinh(i z)`, with the branch cuts (`x ± 0i`, `|x| > 1`) on the sides
+/// C99 and TF use.
+fn complex_asin<T: Float>(z: Complex<T>) -> Complex<T> {
+    if z.im == T::zero() && z.re.abs() > T::one() {
+        // on the cut: asin(x ± 0i) = ±π/2 ± i·acosh|x|, the imaginary sign from the zero's (C99, TF)
+        let half_pi = T::zero().acos();
+        return Complex::new(half_pi.copysign(z.re), acosh_real(z.re.abs()).copysign(z.im));
+    }
+    let s = complex_asinh(Complex::new(-z.im, z.re));
+    Complex::new(s.im, -s.re)
+}
+
+/// `acos(z) = π/2 - asin(z)`.
+fn complex_acos<T: Float>(z: Complex<T>) -> Complex<T> {
+    let s = complex_asin(z);
+    Complex::new(T::zero().acos() - s.re, -s.im)
+}
+
+/// `atan(z) = -i · atanh(i z)`.
+fn complex_atan<T: Float>(z: Complex<T>) -> Complex<T> {
+    let t = complex_atanh(Complex::new(-z.im, z.re));
+    Complex::new(t.im, -t.re)
+}
+
+/// `atanh(z) = ½(log1p(z) - log1p(-z))`, accurate for small `|z|` (num-complex's
+/// `½ log((1+z)/(1-z))` loses all digits of the real part at `z = 1e-7(1+i)`).
+fn complex_atanh<T: Float>(z: Complex<T>) -> Complex<T> {
+    (complex_log1p(z) - complex_log1p(-z)) * half::<T>()
 }
 
 /// Softplus `log(1 + eˣ)` without overflow.
@@ -173,25 +296,25 @@ float_fn!(/// Sine.
 float_fn!(/// Cosine.
     cos, "cos", complex: true, real: |x| x.cos(), complex_fn: |z| z.cos());
 float_fn!(/// Tangent.
-    tan, "tan", complex: true, real: |x| x.tan(), complex_fn: |z| z.tan());
+    tan, "tan", complex: true, real: |x| x.tan(), complex_fn: |z| complex_tan(z));
 float_fn!(/// Inverse sine.
-    asin, "asin", complex: true, real: |x| x.asin(), complex_fn: |z| z.asin());
+    asin, "asin", complex: true, real: |x| x.asin(), complex_fn: |z| complex_asin(z));
 float_fn!(/// Inverse cosine.
-    acos, "acos", complex: true, real: |x| x.acos(), complex_fn: |z| z.acos());
+    acos, "acos", complex: true, real: |x| x.acos(), complex_fn: |z| complex_acos(z));
 float_fn!(/// Inverse tangent.
-    atan, "atan", complex: true, real: |x| x.atan(), complex_fn: |z| z.atan());
+    atan, "atan", complex: true, real: |x| x.atan(), complex_fn: |z| complex_atan(z));
 float_fn!(/// Hyperbolic sine.
     sinh, "sinh", complex: true, real: |x| x.sinh(), complex_fn: |z| z.sinh());
 float_fn!(/// Hyperbolic cosine.
     cosh, "cosh", complex: true, real: |x| x.cosh(), complex_fn: |z| z.cosh());
 float_fn!(/// Hyperbolic tangent.
-    tanh, "tanh", complex: true, real: |x| x.tanh(), complex_fn: |z| z.tanh());
+    tanh, "tanh", complex: true, real: |x| x.tanh(), complex_fn: |z| complex_tanh(z));
 float_fn!(/// Inverse hyperbolic sine.
-    asinh, "asinh", complex: true, real: |x| x.asinh(), complex_fn: |z| z.asinh());
+    asinh, "asinh", complex: true, real: |x| asinh_real(x), complex_fn: |z| complex_asinh(z));
 float_fn!(/// Inverse hyperbolic cosine.
-    acosh, "acosh", complex: true, real: |x| x.acosh(), complex_fn: |z| z.acosh());
+    acosh, "acosh", complex: true, real: |x| acosh_real(x), complex_fn: |z| z.acosh());
 float_fn!(/// Inverse hyperbolic tangent.
-    atanh, "atanh", complex: true, real: |x| x.atanh(), complex_fn: |z| z.atanh());
+    atanh, "atanh", complex: true, real: |x| atanh_real(x), complex_fn: |z| complex_atanh(z));
 float_fn!(/// Logistic sigmoid `1 / (1 + e⁻ˣ)`.
     sigmoid, "sigmoid", complex: true,
     real: |x| if x >= T::zero() { (T::one() + (-x).exp()).recip() } else { let e = x.exp(); e / (T::one() + e) },
@@ -211,7 +334,7 @@ float_fn!(/// `1 / x`.
 float_fn!(/// `1 / x`, and 0 where `x == 0`.
     reciprocal_no_nan, "reciprocal_no_nan", complex: true,
     real: |x| if x == T::zero() { T::zero() } else { x.recip() },
-    complex_fn: |z| if z.re == T::zero() && z.im == T::zero() { z } else { complex_recip(z) });
+    complex_fn: |z| if z.re == T::zero() && z.im == T::zero() { Complex::new(T::zero(), T::zero()) } else { complex_recip(z) });
 
 /// Round half to even, like `tf.math.round`: `[0.5, 1.5, 2.5] → [0, 2, 2]`.
 /// Integer inputs are returned unchanged (as TF does).
@@ -270,7 +393,8 @@ macro_rules! signum_complex {
     ($($r:ty),*) => {$(impl Signum for Complex<$r> {
         #[inline(always)] fn signum_(self) -> Self {
             let n = self.norm();
-            if n == 0.0 { self } else { Complex::new(self.re / n, self.im / n) }
+            // TF: 0 for a zero of either sign (so -0+0i gives +0+0i)
+            if n == 0.0 { Complex::new(0.0, 0.0) } else { Complex::new(self.re / n, self.im / n) }
         }
         #[inline(always)] fn abs_(self) -> Self { Complex::new(self.norm(), 0.0) }
     })*};
@@ -377,18 +501,24 @@ fn complex_to_real(op: &str, x: &Tensor, f32f: fn(Complex<f32>) -> f32, f64f: fn
     Ok(out.with_weak(x.is_weak()))
 }
 
+/// TF's `real` and `conj` accept numeric tensors only (`TypeError` for bool).
+fn refuse_bool(op: &str, x: &Tensor) -> Result<()> {
+    if x.dtype().is_bool() { Err(unsupported(op, x.dtype(), NUMERIC)) } else { Ok(()) }
+}
+
 /// Real part; a real input is returned unchanged (`real(c128*)` is `f64*`).
 ///
 /// # Errors
-/// None in practice; the `Result` is for allocation failures.
+/// [`Error::UnsupportedDType`] for bool.
 pub fn real(x: &Tensor) -> Result<Tensor> {
+    refuse_bool("real", x)?;
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
     complex_to_real("real", x, |z| z.re, |z| z.re)
 }
 
-/// Imaginary part; zeros of the same dtype for a real input.
+/// Imaginary part; zeros of the same dtype for a real input (bool too, as in TF).
 ///
 /// # Errors
 /// [`Error::ResourceExhausted`] if the result cannot be allocated.
@@ -400,7 +530,8 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
 }
 
 /// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
-/// negative values and `0` otherwise, in the same dtype (as TF does).
+/// negative values and `0` otherwise — NaN included — in the same dtype (TF's
+/// `where(x < 0, π, 0)`).
 ///
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
@@ -415,8 +546,6 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
         fn real<T: Float>(x: T) -> T {
             if x < T::zero() {
                 T::zero().acos() * (T::one() + T::one()) // π
-            } else if x.is_nan() {
-                x
             } else {
                 T::zero()
             }
@@ -431,8 +560,10 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
 /// Complex conjugate; real inputs are returned unchanged.
 ///
 /// # Errors
-/// [`Error::ResourceExhausted`] if the result cannot be allocated.
+/// [`Error::UnsupportedDType`] for bool; [`Error::ResourceExhausted`] if the result cannot
+/// be allocated.
 pub fn conj(x: &Tensor) -> Result<Tensor> {
+    refuse_bool("conj", x)?;
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
@@ -516,6 +647,65 @@ mod tests {
 
     fn t32(v: &[f32]) -> Tensor {
         Tensor::from_vec(v.to_vec(), &[v.len()]).unwrap()
+    }
+
+    fn c64(v: &[(f64, f64)]) -> Tensor {
+        Tensor::from_vec(v.iter().map(|&(r, i)| Complex::new(r, i)).collect::<Vec<_>>(), &[v.len()]).unwrap()
+    }
+
+    fn close(a: f64, b: f64, rel: f64) -> bool {
+        (a - b).abs() <= rel * b.abs()
+    }
+
+    // Bugs found by the TF golden test (tests/tf_api_golden.rs); references from mpmath.
+    #[test]
+    fn inverse_hyperbolics_at_the_edges() {
+        let big = Tensor::scalar(f64::MAX);
+        assert!(close(asinh(&big).unwrap().item::<f64>().unwrap(), 710.475_860_073_944, 1e-15));
+        assert!(close(acosh(&big).unwrap().item::<f64>().unwrap(), 710.475_860_073_944, 1e-15));
+        let a = atanh(&Tensor::scalar(-0.999f32)).unwrap().item::<f32>().unwrap();
+        assert!((a - (-3.800_201_167_250_199_4f64) as f32).abs() <= 4.0 * f32::EPSILON * 4.0, "{a}");
+        let a = atanh(&Tensor::scalar(-0.999f64)).unwrap().item::<f64>().unwrap();
+        assert!(close(a, -3.800_201_167_250_199_4, 4.0 * f64::EPSILON), "{a}");
+    }
+
+    #[test]
+    fn complex_functions_small_and_large() {
+        let z = c64(&[(1e-7, 1e-7)]);
+        for f in [asinh, atanh, asin, atan] {
+            let w = f(&z).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+            assert!(close(w.re, 1e-7, 1e-14) && close(w.im, 1e-7, 1e-14), "{w}");
+        }
+        let a = asin(&c64(&[(2.0, 0.0), (2.0, -0.0)])).unwrap().to_vec::<Complex<f64>>().unwrap();
+        assert_eq!((a[0].im > 0.0, a[1].im < 0.0), (true, true), "{a:?}"); // TF: asin(2+0j) = π/2 + 1.317j
+        let w = asinh(&c64(&[(-10.0, 0.5)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        let want = -(Complex::new(10.0f64, -0.5).asinh()); // odd symmetry, from the good side
+        assert!(close(w.re, want.re, 1e-15) && close(w.im, want.im, 1e-15), "{w}");
+        let t = tanh(&c64(&[(100.0, -100.0), (-30.0, 1.0)])).unwrap().to_vec::<Complex<f64>>().unwrap();
+        assert_eq!((t[0].re, t[1].re), (1.0, -1.0));
+        assert!(t[0].im.abs() < 1e-80, "{}", t[0]);
+        let t = tan(&c64(&[(100.0, -100.0)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert_eq!(t.im, -1.0);
+    }
+
+    #[test]
+    fn complex_zeros_like_tf() {
+        let z = c64(&[(-0.0, 0.0)]);
+        let s = sign(&z).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert!(s.re == 0.0 && s.re.is_sign_positive(), "{s}");
+        let r = reciprocal_no_nan(&z).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert!(r.re == 0.0 && r.re.is_sign_positive(), "{r}");
+        let r = reciprocal(&c64(&[(0.0, 0.0)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert!(r.re == f64::INFINITY && r.im.is_nan(), "{r}");
+    }
+
+    #[test]
+    fn angle_real_real_conj_like_tf() {
+        let a = angle(&t32(&[f32::NAN, -0.0, -1.0])).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(a, vec![0.0, 0.0, std::f32::consts::PI]);
+        let b = Tensor::from_vec(vec![true], &[1]).unwrap();
+        assert!(real(&b).is_err() && conj(&b).is_err());
+        assert_eq!(imag(&b).unwrap().dtype(), DType::Bool);
     }
 
     #[test]
