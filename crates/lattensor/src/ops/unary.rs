@@ -491,7 +491,12 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 }
 
 /// Maps a complex tensor to a real one of its component dtype with `f`, keeping weakness.
-fn complex_to_real(op: &str, x: &Tensor, f32f: fn(Complex<f32>) -> f32, f64f: fn(Complex<f64>) -> f64) -> Result<Tensor> {
+fn complex_to_real(
+    op: &str,
+    x: &Tensor,
+    f32f: fn(Complex<f32>) -> f32,
+    f64f: fn(Complex<f64>) -> f64,
+) -> Result<Tensor> {
     let rd = x.dtype().real_dtype();
     let mut out = Tensor::for_overwrite(op, x.shape(), rd)?;
     match x.dtype() {
