@@ -178,7 +178,9 @@ fn complex_asinh<T: Float>(z: Complex<T>) -> Complex<T> {
     }
     // Away from 0 num-complex's form does not cancel for re z ≥ 0, and it puts the branch
     // cuts (re z = ±0, |im z| > 1) on the sides C99 and TF use.
-    if !(z.norm() < half()) {
+    // (NaN norms take num-complex's path too)
+    let r = z.norm();
+    if r >= half() || r.is_nan() {
         return z.asinh();
     }
     let one = Complex::new(T::one(), T::zero());
