@@ -301,7 +301,7 @@ mod tests {
         let g = gelu(&v(&[-4.5]), false).unwrap().item::<f64>().unwrap();
         assert!((g - -1.528_952_906_128_527_2e-5).abs() <= 2.0 * 3.4e-21, "{g:e}");
         let g = gelu(&v(&[-2.0]), true).unwrap().item::<f64>().unwrap();
-        assert!((g - -0.045_402_305_912_224_98).abs() <= 1e-17, "{g:e}");
+        assert!((g - -0.045_402_305_912_224_98).abs() <= 6e-17, "{g:e}"); // 8 ulp: u is rounded
         let g = gelu(&Tensor::from_vec(vec![-2.0f32], &[1]).unwrap(), true).unwrap().item::<f32>().unwrap();
         assert_eq!(g, -0.045_402_305_912_224_98f64 as f32);
         let z = Tensor::from_vec(vec![num_complex::Complex64::new(1.0, 0.0)], &[1]).unwrap();

@@ -574,8 +574,10 @@ mod tests {
     #[test]
     fn infinite_sums_stay_infinite() {
         let x = m(vec![1.0, f64::INFINITY, f64::MAX, f64::MAX, -0.0, -0.0], &[2, 3]);
-        assert_eq!(reduce_sum(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY; 2]);
-        assert_eq!(reduce_mean(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY; 2]);
+        assert_eq!(reduce_sum(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY, f64::MAX]);
+        assert_eq!(reduce_mean(&x, 1, false).unwrap().to_vec::<f64>().unwrap(), vec![f64::INFINITY, f64::MAX / 3.0]);
+        let z = m(vec![f64::MAX, f64::MAX], &[2]);
+        assert_eq!(reduce_sum(&z, 0, false).unwrap().item::<f64>().unwrap(), f64::INFINITY);
         let y = m(vec![f64::INFINITY, f64::NEG_INFINITY], &[2]);
         assert!(reduce_sum(&y, 0, false).unwrap().item::<f64>().unwrap().is_nan());
     }
