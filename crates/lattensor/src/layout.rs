@@ -177,7 +177,7 @@ impl Layout {
             }
             // saturating like `contiguous_strides`: the dims of an empty view
             // may multiply past isize::MAX (`[0, 2^40, 2^40]` is a valid shape)
-            expected = expected.saturating_mul(d as isize);
+            expected = expected.saturating_mul(d.max(1) as isize);
         }
         true
     }

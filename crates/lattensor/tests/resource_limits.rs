@@ -167,7 +167,9 @@ fn reshape_and_broadcast_to_huge_shapes() {
         exhausted("reshape needing a copy", b.slice(&[SliceArg::FULL, SliceArg::Index(0)]).unwrap().t().reshape(&[-1]));
         exhausted("add", ops::add(&b, 1.0));
         exhausted("negate", ops::negative(&b));
-        exhausted("bitcast needing a copy", bitcast(&b.t(), DType::F64));
+        // widening needs a unit-stride last axis: a reversed one forces a copy
+        let rev = Tensor::zeros(&[2], DType::F32).unwrap().slice(&[SliceArg::stepped(None, None, -1)]).unwrap();
+        exhausted("bitcast needing a copy", bitcast(&rev.broadcast_to(&[1 << 40, 2]).unwrap(), DType::F64));
         let m = exhausted("npy write", npy::to_npy_bytes(&b));
         assert!(m.contains("exceeds the limit"), "{m}");
     });
