@@ -16,5 +16,5 @@ fn main() {
 #[divan::bench(args = workloads::NAMES, sample_count = 20)]
 fn workload(bencher: divan::Bencher, name: &str) {
     let Some(call) = workloads::workload(name) else { return };
-    bencher.bench_local(call);
+    bencher.bench_local(&call);
 }

@@ -35,10 +35,13 @@ fn same_mut<S: Element, T: Element>(s: &mut [S]) -> Option<&mut [T]> {
     (S::DTYPE == T::DTYPE).then(|| unsafe { std::slice::from_raw_parts_mut(s.as_mut_ptr().cast::<T>(), s.len()) })
 }
 
-/// bf16 → f32 is exact: the bf16 bits are the f32's upper half.
+/// bf16 → f32 is exact: the bf16 bits are the f32's upper half. Signalling
+/// NaNs come out quiet, as with `half::bf16::to_f32` (the generic path).
 #[inline(always)]
 pub(crate) fn bf16_to_f32(h: bf16) -> f32 {
-    f32::from_bits((h.to_bits() as u32) << 16)
+    let b = (h.to_bits() as u32) << 16;
+    let x = f32::from_bits(b);
+    if x.is_nan() { f32::from_bits(b | 0x0040_0000) } else { x }
 }
 
 /// f32 → bf16 rounded to nearest even; NaNs stay NaN (quieted, sign and top payload kept),
