@@ -34,7 +34,7 @@ pub(crate) trait FloatFn {
 
 /// Applies `F` element-wise to a float or complex tensor, keeping dtype and weakness.
 pub(crate) fn float_map<F: FloatFn>(x: &Tensor) -> Result<Tensor> {
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite(F::NAME, x.shape(), x.dtype())?;
     match x.dtype() {
         DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
         DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
@@ -178,8 +178,9 @@ fn complex_asinh<T: Float>(z: Complex<T>) -> Complex<T> {
     }
     // Away from 0 num-complex's form does not cancel for re z ≥ 0, and it puts the branch
     // cuts (re z = ±0, |im z| > 1) on the sides C99 and TF use.
-    let n = z.norm();
-    if n >= half() || n.is_nan() {
+    // (NaN norms take num-complex's path too)
+    let r = z.norm();
+    if r >= half() || r.is_nan() {
         return z.asinh();
     }
     let one = Complex::new(T::one(), T::zero());
@@ -254,8 +255,34 @@ macro_rules! float_fn {
     (@complex_doc false) => { " and for complex inputs" };
 }
 
-float_fn!(/// `eˣ`.
-    exp, "exp", complex: true, real: |x| x.exp(), complex_fn: |z| z.exp());
+/// `eˣ`.
+///
+/// Keeps the input's dtype and weakness. float32 (and float16/bfloat16, which
+/// compute in float32) use a vectorised kernel that is correctly rounded
+/// except in rare near-tie cases (then 1 ulp off).
+///
+/// ```
+/// use lattensor::{ops, Tensor};
+/// let y = ops::exp(&Tensor::from_vec(vec![0.0f32, 1.0, -200.0], &[3]).unwrap()).unwrap();
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![1.0, std::f32::consts::E, 0.0]);
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for integer and bool inputs (cast to a float first).
+pub fn exp(x: &Tensor) -> Result<Tensor> {
+    use crate::kernels::fast::exp_f32;
+    let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
+    match x.dtype() {
+        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), exp_f32),
+        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
+        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
+        _ => return exp_generic(x),
+    }
+    Ok(out.with_weak(x.is_weak()))
+}
+
+float_fn!(/// `eˣ` through the generic path (f64, complex).
+    exp_generic, "exp", complex: true, real: |x| x.exp(), complex_fn: |z| z.exp());
 float_fn!(/// `eˣ - 1`, accurate near 0.
     expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| complex_expm1(z));
 float_fn!(/// Natural logarithm (`log(0) = -inf`, negative → NaN).
@@ -380,7 +407,7 @@ fn num_map<F: NumFn>(x: &Tensor) -> Result<Tensor> {
     if !F::accepts(x.dtype()) {
         return Err(unsupported(F::NAME, x.dtype(), F::SUPPORTED));
     }
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite(F::NAME, x.shape(), x.dtype())?;
     crate::with_numeric_dtype!(x.dtype(), T,
         kernels::unary::<T, T, _>(x, out.data_mut::<T>(), F::apply::<T>),
         bool => return Err(unsupported(F::NAME, DType::Bool, F::SUPPORTED)));
@@ -466,9 +493,14 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
 }
 
 /// Maps a complex tensor to a real one of its component dtype with `f`, keeping weakness.
-fn complex_to_real(x: &Tensor, f32f: fn(Complex<f32>) -> f32, f64f: fn(Complex<f64>) -> f64) -> Result<Tensor> {
+fn complex_to_real(
+    op: &str,
+    x: &Tensor,
+    f32f: fn(Complex<f32>) -> f32,
+    f64f: fn(Complex<f64>) -> f64,
+) -> Result<Tensor> {
     let rd = x.dtype().real_dtype();
-    let mut out = Tensor::zeros(x.shape(), rd)?;
+    let mut out = Tensor::for_overwrite(op, x.shape(), rd)?;
     match x.dtype() {
         DType::C64 => kernels::unary::<Complex<f32>, f32, _>(x, out.data_mut(), f32f),
         _ => kernels::unary::<Complex<f64>, f64, _>(x, out.data_mut(), f64f),
@@ -490,7 +522,7 @@ pub fn real(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
-    complex_to_real(x, |z| z.re, |z| z.re)
+    complex_to_real("real", x, |z| z.re, |z| z.re)
 }
 
 /// Imaginary part; zeros of the same dtype for a real input (bool too, as in TF).
@@ -501,7 +533,7 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return crate::zeros_like(x, None);
     }
-    complex_to_real(x, |z| z.im, |z| z.im)
+    complex_to_real("imag", x, |z| z.im, |z| z.im)
 }
 
 /// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
@@ -512,7 +544,7 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_complex() {
-        return complex_to_real(x, |z| z.im.atan2(z.re), |z| z.im.atan2(z.re));
+        return complex_to_real("angle", x, |z| z.im.atan2(z.re), |z| z.im.atan2(z.re));
     }
     struct F;
     impl FloatFn for F {
@@ -542,7 +574,7 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite("conj", x.shape(), x.dtype())?;
     match x.dtype() {
         DType::C64 => kernels::unary::<Complex<f32>, Complex<f32>, _>(x, out.data_mut(), |z| z.conj()),
         _ => kernels::unary::<Complex<f64>, Complex<f64>, _>(x, out.data_mut(), |z| z.conj()),
@@ -603,7 +635,7 @@ pub fn logical_not(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-integer inputs.
 pub fn invert(x: &Tensor) -> Result<Tensor> {
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
+    let mut out = Tensor::for_overwrite("invert", x.shape(), x.dtype())?;
     macro_rules! inv {
         ($($d:ident => $t:ty),*) => {
             match x.dtype() {
