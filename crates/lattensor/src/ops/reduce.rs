@@ -170,7 +170,7 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
                 }
             });
         }
-        sum.iter().zip(&comp).map(|(s, c)| s + c).collect()
+        sum.iter().zip(&comp).map(|(&s, &c)| finish((s, c))).collect()
     };
     let starts: Vec<usize> = (0..cols).step_by(STRIPE).collect();
     let parts: Vec<Vec<f64>> = if rows * cols >= 1 << 16 {
@@ -580,6 +580,10 @@ mod tests {
         assert_eq!(reduce_sum(&z, 0, false).unwrap().item::<f64>().unwrap(), f64::INFINITY);
         let y = m(vec![f64::INFINITY, f64::NEG_INFINITY], &[2]);
         assert!(reduce_sum(&y, 0, false).unwrap().item::<f64>().unwrap().is_nan());
+        // leading-axis reductions take the column-sum path
+        let c = m(vec![1.0, f64::INFINITY, 2.0, 3.0], &[2, 2]);
+        assert_eq!(reduce_sum(&c, 0, false).unwrap().to_vec::<f64>().unwrap(), vec![3.0, f64::INFINITY]);
+        assert_eq!(reduce_mean(&c, 0, false).unwrap().to_vec::<f64>().unwrap(), vec![1.5, f64::INFINITY]);
     }
 
     #[test]
