@@ -67,6 +67,19 @@ impl Scalar {
         })
     }
 
+    /// The literal as the nearest value of `dtype` where that differs from
+    /// converting it later: TF converts a weak literal to the result dtype before
+    /// computing, and float16/bfloat16 kernels compute in float32, so the
+    /// literal must be rounded to 16 bits first (`f16 ** 2.2` uses 2.19921875).
+    pub(crate) fn rounded_to(self, dtype: DType) -> Scalar {
+        match (self, dtype) {
+            (Scalar::Bool(_) | Scalar::Complex(_), _) => self,
+            (_, DType::F16) => Scalar::Float(self.to::<f16>().to_f64()),
+            (_, DType::BF16) => Scalar::Float(self.to::<bf16>().to_f64()),
+            _ => self,
+        }
+    }
+
     /// The literal converted to `T` with cast semantics, from its full-precision value.
     pub fn to<T: Element>(&self) -> T {
         match *self {

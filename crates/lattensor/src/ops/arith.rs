@@ -21,7 +21,12 @@ pub(crate) struct Prepared<'a> {
 pub(crate) fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<Prepared<'a>> {
     let result = promote::promote_for(op, a.lattice_type()?, b.lattice_type()?, promote::current_mode())?;
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
-    Ok(Prepared { result, a: Input::broadcast(a, &shape)?, b: Input::broadcast(b, &shape)?, shape })
+    let rounded = |x: &Operand<'a>| match *x {
+        Operand::Scalar(s) => Operand::Scalar(s.rounded_to(result.dtype)),
+        Operand::Tensor(t) => Operand::Tensor(t),
+    };
+    let (a, b) = (rounded(a), rounded(b));
+    Ok(Prepared { result, a: Input::broadcast(&a, &shape)?, b: Input::broadcast(&b, &shape)?, shape })
 }
 
 fn bool_refused(op: &str) -> Error {

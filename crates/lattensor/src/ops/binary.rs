@@ -532,6 +532,22 @@ mod tests {
     }
 
     #[test]
+    fn weak_literals_round_to_half_precision_first() {
+        use half::{bf16, f16};
+        // TF 2.21: float16 0.142 ** 2.2 = 0.013664 (the exponent is float16 2.19921875)
+        let x = f16::from_f64(0.142);
+        let got = pow(&v(&[x]), 2.2).unwrap().to_vec::<f16>().unwrap()[0];
+        let want = f16::from_f32(x.to_f32().powf(f16::from_f64(2.2).to_f32()));
+        let unrounded = f16::from_f32(x.to_f32().powf(2.2f32));
+        assert_eq!(got, want);
+        assert_ne!(want, unrounded, "the case must tell the two roundings apart");
+        assert_eq!(want.to_f32(), 0.013664246);
+        // comparisons too: bfloat16(0.1) == 0.1 after the literal is rounded
+        let b = bf16::from_f64(0.1);
+        assert_eq!(equal(&v(&[b]), 0.1).unwrap().to_vec::<bool>().unwrap(), vec![true]);
+    }
+
+    #[test]
     fn floor_and_trunc_division_match_tf() {
         let a = v(&[-7i32, 7, -7, 7]);
         let b = v(&[2i32, 2, -2, -2]);
