@@ -313,6 +313,8 @@ fn deviation(name: &str, key: &str, d: DType, weak: bool, kw: &Map<String, Json>
         "angle" if !d.is_complex() && !tf_err => Some(Dev::Values),
         // rad2deg treats integers and bool like deg2rad (TF: f64* for ints, bool unchanged)
         "rad2deg" if !d.is_inexact() && !tf_err => Some(if d.is_bool() { Dev::Values } else { Dev::Type }),
+        // complex 1/0 is inf+nanj as tf.math.reciprocal gives (tnp.reciprocal: nan+nanj)
+        "reciprocal" if d.is_complex() && edge && !tf_err => Some(Dev::Values),
         // signbit is the sign bit (TF: x < 0, false for -0.0)
         "signbit" if d.is_float() && !tf_err => Some(Dev::Values),
         // integers round exactly (TF goes through float32 and corrupts values beyond 2^24)
