@@ -23,6 +23,8 @@ for t in "${tests[@]}"; do args+=(--test "$t"); done
 mapfile -t exes < <(cargo test -p lattensor "${args[@]}" --no-run 2>&1 \
   | sed -n 's/^ *Executable .*(\(.*\))$/\1/p')
 [ ${#exes[@]} -gt 0 ] || { echo "no test executables found" >&2; exit 1; }
+# cargo prints paths relative to the workspace; the tests run from the crate's directory
+for i in "${!exes[@]}"; do exes[$i]=$(realpath "${exes[$i]}"); done
 
 vg=(valgrind --tool=memcheck --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
     --show-leak-kinds=definite --quiet)
