@@ -48,17 +48,7 @@ impl Tensor {
 
     /// [`Tensor::zeros`] for `op`: size errors name `op` and the requested shape.
     pub(crate) fn zeros_for(op: &str, shape: &[usize], dtype: DType) -> Result<Tensor> {
-        let n = checked_numel(shape, op)?;
-        let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
-            Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
-        })?;
-        crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
-        Ok(Tensor {
-            storage: Arc::new(Storage::zeroed(bytes)?),
-            layout: Layout::contiguous(shape)?,
-            dtype,
-            weak: false,
-        })
+        Tensor::allocate(op, shape, dtype, true)
     }
 
     /// A contiguous, strong tensor whose elements are unspecified until written:
@@ -68,20 +58,19 @@ impl Tensor {
     /// # Errors
     /// As [`Tensor::zeros`].
     pub(crate) fn for_overwrite(op: &str, shape: &[usize], dtype: DType) -> Result<Tensor> {
-        if dtype == DType::Bool {
-            return Tensor::zeros_for(op, shape, dtype);
-        }
+        Tensor::allocate(op, shape, dtype, dtype == DType::Bool)
+    }
+
+    /// A contiguous, strong tensor of `shape`, zeroed if `zeroed`; the size is
+    /// checked against the address space and the configured limit first.
+    fn allocate(op: &str, shape: &[usize], dtype: DType, zeroed: bool) -> Result<Tensor> {
         let n = checked_numel(shape, op)?;
         let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
             Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
         })?;
         crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
-        Ok(Tensor {
-            storage: Arc::new(Storage::for_overwrite(bytes)?),
-            layout: Layout::contiguous(shape)?,
-            dtype,
-            weak: false,
-        })
+        let storage = if zeroed { Storage::zeroed(bytes)? } else { Storage::for_overwrite(bytes)? };
+        Ok(Tensor { storage: Arc::new(storage), layout: Layout::contiguous(shape)?, dtype, weak: false })
     }
 
     /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
