@@ -37,11 +37,16 @@ impl<const N: usize> Walk<N> {
                 continue; // size-1 axes contribute nothing
             }
             // merge with the previous kept axis when every operand is contiguous across them
-            let mergeable = !dims.is_empty()
-                && (0..N).all(|k| strides[k][dims.len() - 1] == layouts[k].strides()[axis] * d as isize);
-            if mergeable {
+            // (checked: an empty tensor may have dimensions whose products overflow)
+            let merged = dims.last().and_then(|&p| p.checked_mul(d)).filter(|_| {
+                (0..N).all(|k| {
+                    let outer = isize::try_from(d).ok().and_then(|d| layouts[k].strides()[axis].checked_mul(d));
+                    outer == Some(strides[k][dims.len() - 1])
+                })
+            });
+            if let Some(m) = merged {
                 let last = dims.len() - 1;
-                dims[last] *= d;
+                dims[last] = m;
                 for k in 0..N {
                     strides[k][last] = layouts[k].strides()[axis];
                 }
