@@ -79,15 +79,7 @@ pub fn flipud(m: impl Into<Value>) -> Result<Tensor> {
     flip(&m, 0)
 }
 
-fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
-    if x.rank() < rank {
-        return Err(Error::InvalidArgument(format!(
-            "{op}: expected a tensor of rank ≥ {rank}, got shape {:?}",
-            x.shape()
-        )));
-    }
-    Ok(())
-}
+use crate::ops::linalg::need_rank;
 
 /// Rotates by 90° `k` times in the plane of `axes`, from the first axis toward the
 /// second (`tnp.rot90`); a view.

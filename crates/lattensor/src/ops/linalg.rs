@@ -8,7 +8,8 @@ use crate::layout::Layout;
 use crate::promote;
 use crate::{DType, Tensor, with_dtype};
 
-fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
+/// An `InvalidArgument` error unless `x` has rank ≥ `rank`.
+pub(crate) fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
     if x.rank() < rank {
         return Err(Error::InvalidArgument(format!(
             "{op}: expected a tensor of rank ≥ {rank}, got shape {:?}",
