@@ -124,7 +124,7 @@ pub fn bitcast(x: &Tensor, dtype: DType) -> Result<Tensor> {
 fn view_layout(x: &Tensor, isz: usize, osz: usize, out_shape: &[usize]) -> Option<Layout> {
     let l = x.layout();
     let storage_bytes = x.storage.as_bytes().len();
-    if storage_bytes % osz != 0 {
+    if !storage_bytes.is_multiple_of(osz) {
         return None; // the storage cannot be typed as whole `osz`-byte elements
     }
     if isz == osz {
@@ -138,7 +138,7 @@ fn view_layout(x: &Tensor, isz: usize, osz: usize, out_shape: &[usize]) -> Optio
     }
     let r = osz / isz;
     let rank = l.rank();
-    if l.strides()[rank - 1] != 1 || (l.offset() * isz) % osz != 0 {
+    if l.strides()[rank - 1] != 1 || !(l.offset() * isz).is_multiple_of(osz) {
         return None;
     }
     let mut strides = Vec::with_capacity(rank - 1);

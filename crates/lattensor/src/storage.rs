@@ -105,10 +105,10 @@ impl Storage {
     pub fn zeroed(len: usize) -> Result<Self> {
         check_alloc(len, "allocate")?;
         #[cfg(target_os = "linux")]
-        if len >= LARGE_BYTES {
-            if let Some(m) = large::Mapping::get(len, true) {
-                return Ok(Storage { buf: Buf::Mapped(m), len });
-            }
+        if len >= LARGE_BYTES
+            && let Some(m) = large::Mapping::get(len, true)
+        {
+            return Ok(Storage { buf: Buf::Mapped(m), len });
         }
         Ok(Storage { buf: Buf::Heap(bytemuck::zeroed_vec::<Line>(len.div_ceil(64))), len })
     }
@@ -122,10 +122,10 @@ impl Storage {
     pub(crate) fn for_overwrite(len: usize) -> Result<Self> {
         check_alloc(len, "allocate")?;
         #[cfg(target_os = "linux")]
-        if len >= LARGE_BYTES {
-            if let Some(m) = large::Mapping::get(len, false) {
-                return Ok(Storage { buf: Buf::Mapped(m), len });
-            }
+        if len >= LARGE_BYTES
+            && let Some(m) = large::Mapping::get(len, false)
+        {
+            return Ok(Storage { buf: Buf::Mapped(m), len });
         }
         Storage::zeroed(len)
     }

@@ -403,7 +403,7 @@ fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usiz
     let known_n = checked_numel(&known, "reshape")?;
     let mut out: Vec<usize> = shape.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(&u) = unknown.first() {
-        if known_n == 0 || numel % known_n != 0 {
+        if known_n == 0 || !numel.is_multiple_of(known_n) {
             return Err(Error::InvalidArgument(format!(
                 "reshape: cannot reshape a tensor of shape {from:?} ({numel} elements) into {shape:?}"
             )));

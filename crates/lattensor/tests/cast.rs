@@ -437,16 +437,17 @@ fn agrees_with_tf_where_tf_is_well_defined() {
                 }
                 _ => true,
             };
-            if let (V::Complex(re, im), DType::Bool) = (v, to) {
-                if re == 0.0 && im != 0.0 {
-                    // TF casts complex → bool through the real part only
-                    // (`cast(1j, bool)` is False); lattensor follows NumPy
-                    // (`bool(1j)` is True): documented in element.rs.
-                    assert_eq!(g.as_bool(), Some(true), "{key}: {v:?}");
-                    assert!(matches!(tf_v, V::Bool(false)), "{key}: TF's quirk changed");
-                    artefacts += 1;
-                    continue;
-                }
+            if let (V::Complex(re, im), DType::Bool) = (v, to)
+                && re == 0.0
+                && im != 0.0
+            {
+                // TF casts complex → bool through the real part only
+                // (`cast(1j, bool)` is False); lattensor follows NumPy
+                // (`bool(1j)` is True): documented in element.rs.
+                assert_eq!(g.as_bool(), Some(true), "{key}: {v:?}");
+                assert!(matches!(tf_v, V::Bool(false)), "{key}: TF's quirk changed");
+                artefacts += 1;
+                continue;
             }
             if well_defined {
                 assert!(same(g, tf_v), "{key}: {v:?} gave {g:?}, TF {tf_v:?}");

@@ -882,7 +882,7 @@ proptest! {
                 .map(|(q, &e)| if (s0 >> (k * 3 + q)) & 1 == 1 { 1 } else { e })
                 .collect();
             for (c, &dim) in t.chars().zip(shape) {
-                let squash = numpy && (s0 >> (c as usize % 7 + k * 5)) % 4 == 0;
+                let squash = numpy && (s0 >> (c as usize % 7 + k * 5)).is_multiple_of(4);
                 sh.push(if squash { 1 } else { dim });
             }
             new_shapes.push(sh);

@@ -630,11 +630,12 @@ fn compare_values(
                     Some(x) if x.is_infinite() => limit_at_inf(op, x),
                     _ => Some(f64_at(sp, i)),
                 };
-                if let Some(want) = want {
-                    if (!o.is_finite() || !t.is_finite()) && r.dist(ob[0], r.round(want)) <= tol {
-                        counts.special_limits += 1;
-                        continue;
-                    }
+                if let Some(want) = want
+                    && (!o.is_finite() || !t.is_finite())
+                    && r.dist(ob[0], r.round(want)) <= tol
+                {
+                    counts.special_limits += 1;
+                    continue;
                 }
             }
         }

@@ -239,13 +239,38 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         // threading costs more than it gains below ~160³). Few or large ones:
         // one at a time, gemm threading each.
         let batch_parallel = threads > 1 && bt >= threads && work < 1 << 22 && work * bt as u128 >= 1 << 18;
-        let par =
-            if !batch_parallel && work >= 1 << 18 { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
+        let threaded = !batch_parallel && work >= 1 << 18;
+        let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
+        let own_kernel = matches!(C::DTYPE, DType::F32 | DType::F64) && crate::kernels::gemm::available();
         let product = |(i, dst): (usize, &mut [C])| {
             let (pa, pb) = (da.as_ptr(), db.as_ptr());
             let oa = la.offset() as isize + i as isize * sa[0];
             let ob = lb.offset() as isize + i as isize * sb[0];
+            #[cfg(target_arch = "x86_64")]
+            if own_kernel {
+                use crate::kernels::gemm::{MatRef, gemm};
+                // SAFETY: AVX-512F is available (`own_kernel`). As for the gemm
+                // crate below: `a` is a valid [bt, m, k] view and `b` a valid
+                // [bt, k, n] view of storages alive for the call, so (r, p) of
+                // product i lies inside `pa`'s storage and (p, c) inside `pb`'s;
+                // `dst` is an exclusive m × n row-major buffer not aliasing them.
+                // C is f32 (resp. f64) exactly when its DTYPE says so, so the casts are identities.
+                unsafe {
+                    let a = pa.offset(oa);
+                    let b = pb.offset(ob);
+                    if C::DTYPE == DType::F32 {
+                        let a = MatRef { ptr: a.cast::<f32>(), rs: sa[1], cs: sa[2] };
+                        let b = MatRef { ptr: b.cast::<f32>(), rs: sb[1], cs: sb[2] };
+                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f32>(), n, threaded);
+                    } else {
+                        let a = MatRef { ptr: a.cast::<f64>(), rs: sa[1], cs: sa[2] };
+                        let b = MatRef { ptr: b.cast::<f64>(), rs: sb[1], cs: sb[2] };
+                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f64>(), n, threaded);
+                    }
+                }
+                return;
+            }
             // SAFETY: `C` is one of f32/f64/Complex32/Complex64, the types gemm
             // supports (gemm's c32/c64 are num_complex's types). `a` is a valid
             // [bt, m, k] view of its storage and `b` a valid [bt, k, n] view, so

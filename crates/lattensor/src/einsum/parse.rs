@@ -223,10 +223,10 @@ fn parse_numpy(eq: &str) -> Result<Parsed> {
 
 fn first_repeat(term: &[Sub]) -> Option<String> {
     for (i, s) in term.iter().enumerate() {
-        if let Sub::Label(c) = s {
-            if term[..i].contains(s) {
-                return Some(show(*c));
-            }
+        if let Sub::Label(c) = s
+            && term[..i].contains(s)
+        {
+            return Some(show(*c));
         }
     }
     None
@@ -234,10 +234,10 @@ fn first_repeat(term: &[Sub]) -> Option<String> {
 
 fn check_output_in_inputs(p: &Parsed, msg: impl Fn(char) -> String) -> Result<()> {
     for s in &p.output {
-        if let Sub::Label(c) = s {
-            if !p.inputs.iter().any(|t| t.contains(s)) {
-                return Err(bad(&p.eq, msg(*c)));
-            }
+        if let Sub::Label(c) = s
+            && !p.inputs.iter().any(|t| t.contains(s))
+        {
+            return Err(bad(&p.eq, msg(*c)));
         }
     }
     Ok(())

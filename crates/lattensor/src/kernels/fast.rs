@@ -65,12 +65,12 @@ pub(crate) fn convert<S: Element, D: Element>(src: &[S], dst: &mut [D]) -> bool 
         }
         (DType::F16, DType::F32) => {
             if let (Some(s), Some(d)) = (same::<S, f16>(src), same_mut::<D, f32>(dst)) {
-                s.convert_to_f32_slice(d);
+                f16_to_f32_slice(s, d);
             }
         }
         (DType::F32, DType::F16) => {
             if let (Some(s), Some(d)) = (same::<S, f32>(src), same_mut::<D, f16>(dst)) {
-                d.convert_from_f32_slice(s);
+                f32_to_f16_slice(s, d);
             }
         }
         (DType::BF16, DType::F32) => {
@@ -104,6 +104,84 @@ pub(crate) fn convert<S: Element, D: Element>(src: &[S], dst: &mut [D]) -> bool 
     true
 }
 
+/// f16 → f32 of a slice: eight at a time with F16C when the CPU has it (the
+/// conversion is exact, so every path gives the same bits), else `half`'s.
+#[inline]
+pub(crate) fn f16_to_f32_slice(src: &[f16], dst: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the CPU supports the function's target features (checked above).
+        unsafe { f16c::to_f32(src, dst) };
+        return;
+    }
+    src.convert_to_f32_slice(dst);
+}
+
+/// f32 → f16 of a slice, rounded to nearest even: eight at a time with F16C
+/// when the CPU has it, else `half`'s (which rounds the same way; NaNs stay
+/// NaN with the quiet bit set on both paths).
+#[inline]
+pub(crate) fn f32_to_f16_slice(src: &[f32], dst: &mut [f16]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("f16c") && std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the CPU supports the function's target features (checked above).
+        unsafe { f16c::from_f32(src, dst) };
+        return;
+    }
+    dst.convert_from_f32_slice(src);
+}
+
+/// The F16C loops: `half`'s slice conversions call a non-inlined function per
+/// eight elements; these convert a whole block in one loop.
+#[cfg(target_arch = "x86_64")]
+mod f16c {
+    use half::f16;
+    use std::arch::x86_64::{
+        __m128i, _MM_FROUND_TO_NEAREST_INT, _mm_loadu_si128, _mm_storeu_si128, _mm256_cvtph_ps, _mm256_cvtps_ph,
+        _mm256_loadu_ps, _mm256_storeu_ps,
+    };
+
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn to_f32(src: &[f16], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n, the length of both slices, so the 16-byte
+            // load reads eight f16 inside `src` and the 32-byte store writes
+            // eight f32 inside `dst` (unaligned accesses are allowed).
+            unsafe {
+                let h = _mm_loadu_si128(s.add(i).cast::<__m128i>());
+                _mm256_storeu_ps(d.add(i), _mm256_cvtph_ps(h));
+            }
+            i += 8;
+        }
+        for j in i..n {
+            dst[j] = src[j].to_f32();
+        }
+    }
+
+    #[target_feature(enable = "avx,f16c")]
+    pub(super) unsafe fn from_f32(src: &[f32], dst: &mut [f16]) {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n, the length of both slices: the 32-byte load
+            // reads eight f32 inside `src`, the 16-byte store writes eight f16
+            // inside `dst`.
+            unsafe {
+                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_loadu_ps(s.add(i)));
+                _mm_storeu_si128(d.add(i).cast::<__m128i>(), h);
+            }
+            i += 8;
+        }
+        for j in i..n {
+            dst[j] = f16::from_f32(src[j]);
+        }
+    }
+}
+
 /// Outputs at least this large are written with non-temporal (streaming)
 /// stores: they do not fit in the last-level cache anyway, and streaming
 /// stores skip the read-for-ownership of every output line (a third of an
@@ -120,7 +198,7 @@ pub(crate) fn stream_store<T: Element>(src: &[T], dst: &mut [T]) {
         use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
         let bytes = std::mem::size_of_val(src);
         let (s, d) = (src.as_ptr().cast::<u8>(), dst.as_mut_ptr().cast::<u8>());
-        if src.len() == dst.len() && (d as usize) % 16 == 0 && bytes % 16 == 0 {
+        if src.len() == dst.len() && (d as usize).is_multiple_of(16) && bytes.is_multiple_of(16) {
             for i in (0..bytes).step_by(16) {
                 // SAFETY: SSE2 is part of x86_64. `i + 16 <= bytes`, the byte
                 // length of both slices, so the unaligned load reads inside
@@ -150,39 +228,125 @@ pub(crate) fn store_fence() {
     }
 }
 
-/// `eˣ` for f32, branch-free so that it vectorises: computed in f64 (argument
-/// reduction by ln 2 and a degree-11 Taylor polynomial on |r| ≤ ln2/2, relative
-/// error below 2⁻⁴⁸) and rounded once to f32, so the result is the correctly
-/// rounded value except in cases closer than 2⁻²⁴ ulp to a rounding boundary.
-/// Overflow gives +inf, underflow 0 or a correctly rounded subnormal, NaN stays NaN.
+/// 2^(j/16) for j = 0..16, correctly rounded to f64 (computed with mpmath).
+const EXP2_SIXTEENTHS: [u64; 16] = [
+    0x3ff0000000000000,
+    0x3ff0b5586cf9890f,
+    0x3ff172b83c7d517b,
+    0x3ff2387a6e756238,
+    0x3ff306fe0a31b715,
+    0x3ff3dea64c123422,
+    0x3ff4bfdad5362a27,
+    0x3ff5ab07dd485429,
+    0x3ff6a09e667f3bcd,
+    0x3ff7a11473eb0187,
+    0x3ff8ace5422aa0db,
+    0x3ff9c49182a3f090,
+    0x3ffae89f995ad3ad,
+    0x3ffc199bdd85529c,
+    0x3ffd5818dcfba487,
+    0x3ffea4afa2a490da,
+];
+/// 1.5·2⁵²: adding it puts round(v) in the low mantissa bits.
+const SHIFTER: f64 = 6_755_399_441_055_744.0;
+const SIXTEEN_LOG2E: f64 = 23.083_120_654_223_414;
+const LN2_SIXTEENTH: f64 = 0.043_321_698_784_996_58;
+/// Taylor coefficients 1/5!, 1/4!, …, 1/0!, highest first (for Horner).
+const EXP_POLY: [f64; 6] = [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0];
+
+/// `eˣ` for f32, computed in f64 and rounded once: x = (16k + j)·ln2/16 + r with
+/// |r| ≤ ln2/32, eˣ = 2ᵏ · 2^(j/16) · P(r), P the degree-5 Taylor polynomial.
+/// The relative error before the final rounding is below 2⁻⁴², so the result
+/// is the correctly rounded f32 except for inputs whose exact value lies within
+/// 2⁻¹⁸ ulp of a rounding boundary (and then 1 ulp off). Overflow gives +inf,
+/// underflow 0 or a (once-rounded) subnormal, NaN stays NaN.
+///
+/// [`exp_f32_slice`]'s AVX-512 loop does exactly these operations (each FMA
+/// is one rounding on both paths), so the results are the same bits on every CPU.
 #[inline(always)]
 pub(crate) fn exp_f32(x: f32) -> f32 {
-    const LOG2E: f64 = std::f64::consts::LOG2_E;
-    const LN2: f64 = std::f64::consts::LN_2;
-    const SHIFTER: f64 = 6_755_399_441_055_744.0; // 1.5·2⁵², puts round(v) in the low mantissa bits
     // beyond these bounds the f32 result is inf or 0 anyway; clamping keeps 2ᵏ finite in f64
     let xd = (x as f64).clamp(-104.0, 89.0);
-    let t = xd * LOG2E + SHIFTER;
-    let k = t - SHIFTER; // round(x·log2 e)
-    let r = xd - k * LN2;
-    // Horner, 1/n! coefficients
-    let mut p = 1.0 / 39_916_800.0;
-    p = p * r + 1.0 / 3_628_800.0;
-    p = p * r + 1.0 / 362_880.0;
-    p = p * r + 1.0 / 40_320.0;
-    p = p * r + 1.0 / 5_040.0;
-    p = p * r + 1.0 / 720.0;
-    p = p * r + 1.0 / 120.0;
-    p = p * r + 1.0 / 24.0;
-    p = p * r + 1.0 / 6.0;
-    p = p * r + 0.5;
-    p = p * r + 1.0;
-    p = p * r + 1.0;
-    // 2ᵏ from the integer in t's low bits (|k| ≤ 151, so the exponent is in range)
-    let ki = (t.to_bits() as i64).wrapping_sub(SHIFTER.to_bits() as i64);
-    let scale = f64::from_bits(((ki + 1023) as u64) << 52);
-    let y = (p * scale) as f32;
+    // `mul_add` is one fused instruction inside [`simd`], where the hot loops run
+    let t = xd.mul_add(SIXTEEN_LOG2E, SHIFTER);
+    let n = t - SHIFTER; // round(16·x·log2 e)
+    let r = (-n).mul_add(LN2_SIXTEENTH, xd);
+    let mut p = EXP_POLY[0];
+    for &c in &EXP_POLY[1..] {
+        p = p.mul_add(r, c);
+    }
+    // n = 16k + j from t's low bits; 2ᵏ·2^(j/16) by adding k to the table entry's exponent
+    // (|n| ≤ 2401, so the exponent stays in range)
+    let kj = (t.to_bits() as i64).wrapping_sub(SHIFTER.to_bits() as i64);
+    let scale = f64::from_bits(EXP2_SIXTEENTHS[(kj & 15) as usize].wrapping_add(((kj >> 4) as u64) << 52));
+    let y = (scale * p) as f32;
     if x.is_nan() { x } else { y }
+}
+
+/// [`exp_f32`] of a slice into `dst` (same length): sixteen-lane table lookups
+/// and eight-lane f64 arithmetic with AVX-512 when the CPU has it, else the
+/// element function in a loop the compiler vectorises.
+pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU supports AVX-512F (checked above), which implies AVX2 and FMA.
+        unsafe { avx512::exp_f32(src, dst) };
+        return;
+    }
+    simd(|| dst.iter_mut().zip(src).for_each(|(d, &s)| *d = exp_f32(s)));
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use std::arch::x86_64::{
+        _CMP_UNORD_Q, _mm256_blendv_ps, _mm256_cmp_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm512_add_epi64,
+        _mm512_castpd_si512, _mm512_castsi512_pd, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd,
+        _mm512_loadu_pd, _mm512_max_pd, _mm512_min_pd, _mm512_mul_pd, _mm512_permutex2var_pd, _mm512_set1_epi64,
+        _mm512_set1_pd, _mm512_slli_epi64, _mm512_srai_epi64, _mm512_sub_epi64, _mm512_sub_pd,
+    };
+
+    use super::{EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
+
+    /// The operations of [`super::exp_f32`], eight lanes at a time.
+    #[target_feature(enable = "avx512f,avx2,fma")]
+    pub(super) unsafe fn exp_f32(src: &[f32], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let table = EXP2_SIXTEENTHS.as_ptr().cast::<f64>();
+        // SAFETY: the table has 16 f64-sized entries: two 8-lane loads at 0 and 8 read inside it.
+        let (lo_tbl, hi_tbl) = unsafe { (_mm512_loadu_pd(table), _mm512_loadu_pd(table.add(8))) };
+        let (lo, hi) = (_mm512_set1_pd(-104.0), _mm512_set1_pd(89.0));
+        let (shifter, shifter_bits) = (_mm512_set1_pd(SHIFTER), _mm512_set1_epi64(SHIFTER.to_bits() as i64));
+        let (c16, ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(LN2_SIXTEENTH));
+        let poly = EXP_POLY.map(|c| _mm512_set1_pd(c));
+        let mut i = 0;
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n, the length of both slices: the loads read
+            // eight f32 inside `src`, the store writes eight inside `dst`.
+            let x = unsafe { _mm256_loadu_ps(s.add(i)) };
+            // the clamp's result for NaN lanes is discarded by the blend below
+            let xd = _mm512_min_pd(_mm512_max_pd(_mm512_cvtps_pd(x), lo), hi);
+            let t = _mm512_fmadd_pd(xd, c16, shifter);
+            let r = _mm512_fnmadd_pd(_mm512_sub_pd(t, shifter), ln2, xd);
+            let mut p = poly[0];
+            for &c in &poly[1..] {
+                p = _mm512_fmadd_pd(p, r, c);
+            }
+            let kj = _mm512_sub_epi64(_mm512_castpd_si512(t), shifter_bits);
+            // the permute reads each lane's index bits 3..0 = kj & 15, as the scalar lookup
+            let entry = _mm512_castpd_si512(_mm512_permutex2var_pd(lo_tbl, kj, hi_tbl));
+            let scale =
+                _mm512_castsi512_pd(_mm512_add_epi64(entry, _mm512_slli_epi64::<52>(_mm512_srai_epi64::<4>(kj))));
+            let y = _mm512_cvtpd_ps(_mm512_mul_pd(scale, p));
+            let y = _mm256_blendv_ps(y, x, _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x));
+            // SAFETY: as for the load above.
+            unsafe { _mm256_storeu_ps(d.add(i), y) };
+            i += 8;
+        }
+        for j in i..n {
+            dst[j] = super::exp_f32(src[j]);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +401,23 @@ mod tests {
     }
 
     #[test]
+    fn exp_slice_matches_the_element_function_bit_for_bit() {
+        let xs: Vec<f32> = (0..u32::MAX)
+            .step_by(40_009)
+            .map(f32::from_bits)
+            .chain([f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001), 89.0, -104.0, 88.72284, -0.0])
+            .collect();
+        let mut got = vec![0f32; xs.len()];
+        // offsets 0..8 so that every tail length of the 8-wide loop is used
+        for skip in 0..8 {
+            exp_f32_slice(&xs[skip..], &mut got[skip..]);
+            for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
+                assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}");
+            }
+        }
+    }
+
+    #[test]
     fn bf16_conversions_match_half_bit_for_bit() {
         for bits in (0..u32::MAX).step_by(997).chain([0x7f7f_ffff, 0x7f80_0001, 0xff80_0000, 0x3f80_8000, 0x3f81_8000])
         {
@@ -246,6 +427,27 @@ mod tests {
         for h in 0..=u16::MAX {
             let h = bf16::from_bits(h);
             assert_eq!(bf16_to_f32(h).to_bits(), h.to_f32().to_bits());
+        }
+    }
+
+    #[test]
+    fn f16_slice_conversions_match_half_bit_for_bit() {
+        // every f16, at lengths that exercise the 8-wide loop and its tail
+        let all: Vec<f16> = (0..=u16::MAX).map(f16::from_bits).collect();
+        let mut wide = vec![0f32; all.len()];
+        f16_to_f32_slice(&all[3..], &mut wide[3..]);
+        for (h, w) in all[3..].iter().zip(&wide[3..]) {
+            assert_eq!(w.to_bits(), h.to_f32().to_bits(), "{:#x}", h.to_bits());
+        }
+        let xs: Vec<f32> = (0..u32::MAX)
+            .step_by(65_537)
+            .chain([0x7f80_0001, 0xffc0_1234, 0x3380_0000, 0x3380_0001, 0x477f_f000, 0x477f_efff])
+            .map(f32::from_bits)
+            .collect();
+        let mut h = vec![f16::ZERO; xs.len()];
+        f32_to_f16_slice(&xs, &mut h);
+        for (&x, hh) in xs.iter().zip(&h) {
+            assert_eq!(hh.to_bits(), f16::from_f32(x).to_bits(), "{:#x}", x.to_bits());
         }
     }
 

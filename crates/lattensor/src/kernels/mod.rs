@@ -8,6 +8,8 @@
 //! split across threads with rayon.
 
 pub(crate) mod fast;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod gemm;
 pub(crate) mod walk;
 
 use rayon::prelude::*;
@@ -301,6 +303,21 @@ pub(crate) fn unary<R: Element, O: Element, F>(a: &Tensor, out: &mut [O], f: F)
 where
     F: Fn(R) -> O + Sync,
 {
+    unary_slices(a, out, |x: &[R], o: &mut [O]| {
+        fast::simd(|| {
+            for (o, &x) in o.iter_mut().zip(x) {
+                *o = f(x);
+            }
+        })
+    })
+}
+
+/// [`unary`] for kernels that take a whole block at a time: `f(x, o)` fills
+/// `o` from `x` (same length), for hand-vectorised loops such as `exp`'s.
+pub(crate) fn unary_slices<R: Element, O: Element, F>(a: &Tensor, out: &mut [O], f: F)
+where
+    F: Fn(&[R], &mut [O]) + Sync,
+{
     let walk = Walk::new([a.layout()]);
     let stream = std::mem::size_of_val(out) >= fast::STREAM_MIN_BYTES;
     for_chunks(out, |lo, out| {
@@ -315,15 +332,15 @@ where
                     Src::Slice(x) if stream => {
                         let mut tmp = [O::default(); BLOCK];
                         let t = &mut tmp[..n];
-                        fast::simd(|| t.iter_mut().zip(x).for_each(|(o, &x)| *o = f(x)));
+                        f(x, t);
                         fast::stream_store(t, o);
                     }
-                    Src::Slice(x) => fast::simd(|| {
-                        for (o, &x) in o.iter_mut().zip(x) {
-                            *o = f(x);
-                        }
-                    }),
-                    Src::Scalar(x) => o.fill(f(x)),
+                    Src::Slice(x) => f(x, o),
+                    Src::Scalar(x) => {
+                        let mut one = [O::default()];
+                        f(&[x], &mut one);
+                        o.fill(one[0]);
+                    }
                 }
             }
         });

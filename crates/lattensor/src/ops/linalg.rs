@@ -148,7 +148,7 @@ pub fn diag(v: &Tensor) -> Result<Tensor> {
 pub fn tensor_diag_part(x: &Tensor) -> Result<Tensor> {
     let r = x.rank();
     let (a, b) = x.shape().split_at(r / 2);
-    if r % 2 != 0 || a != b {
+    if !r.is_multiple_of(2) || a != b {
         return Err(Error::InvalidArgument(format!(
             "tensor_diag_part: the input's shape must be [d1, ..., dk, d1, ..., dk], got {:?}",
             x.shape()

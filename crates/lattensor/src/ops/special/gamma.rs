@@ -8,10 +8,10 @@ pub fn lgamma(x: f64) -> f64 {
     if x.is_infinite() {
         return f64::INFINITY;
     }
-    if x < -2.0 {
-        if let Some(v) = near_root(x, &LGAMMA_NEG_ROOTS) {
-            return v;
-        }
+    if x < -2.0
+        && let Some(v) = near_root(x, &LGAMMA_NEG_ROOTS)
+    {
+        return v;
     }
     libm::lgamma_r(x).0
 }
@@ -606,10 +606,10 @@ pub fn digamma(x: f64) -> f64 {
     if x <= 0.0 && x == x.floor() {
         return f64::NAN;
     }
-    if x < 0.0 {
-        if let Some(v) = near_root(x, &PSI_NEG_ROOTS) {
-            return v;
-        }
+    if x < 0.0
+        && let Some(v) = near_root(x, &PSI_NEG_ROOTS)
+    {
+        return v;
     }
     if x >= 10.0 {
         return psi_asym(x);
