@@ -323,7 +323,7 @@ fn concat_axis(parts: &[Tensor], axis: usize) -> Option<Tensor> {
     shape[axis] = parts.iter().map(|p| p.shape()[axis]).sum();
     crate::with_dtype!(first.dtype(), T, {
         // gather row-major: iterate over outer index, then parts
-        let outer: usize = shape[..axis].iter().product();
+        let outer: usize = crate::layout::dims_product(shape[..axis].iter().copied());
         let mut data: Vec<T> = Vec::new();
         let vecs: Vec<Vec<T>> = parts.iter().map(|p| p.to_vec::<T>().unwrap_or_default()).collect();
         for o in 0..outer {

@@ -14,8 +14,32 @@ pub struct Layout {
     offset: usize,
 }
 
-/// Number of elements of `shape`, or an error naming `op` if it overflows.
+/// Product of dimensions, zero if any is zero, else saturating at `usize::MAX`:
+/// for sub-shapes of a valid shape, whose product can overflow in a plain
+/// left-to-right product when another dimension is zero (`[2⁴⁰, 2⁴⁰, 0]`);
+/// a saturated size is then refused by the allocation checks.
+pub(crate) fn dims_product(dims: impl IntoIterator<Item = usize>) -> usize {
+    let mut zero = false;
+    let mut p = 1usize;
+    for d in dims {
+        zero |= d == 0;
+        p = p.saturating_mul(d);
+    }
+    if zero { 0 } else { p }
+}
+
+/// Number of elements of `shape`, or an error naming `op` if it overflows or a
+/// dimension exceeds `isize::MAX` (as in NumPy, every dimension of a shape, even
+/// an empty one, must fit a signed index).
 pub fn checked_numel(shape: &[usize], op: &str) -> Result<usize> {
+    if shape.iter().any(|&d| d > isize::MAX as usize) {
+        return Err(Error::ResourceExhausted(format!(
+            "{op}: shape {shape:?} has a dimension above isize::MAX; dimensions must fit a signed 64-bit index"
+        )));
+    }
+    if shape.contains(&0) {
+        return Ok(0);
+    }
     shape
         .iter()
         .try_fold(1usize, |acc, &d| acc.checked_mul(d))
@@ -165,7 +189,7 @@ impl Layout {
 
     /// Number of elements (cannot overflow: checked when the layout was made).
     pub fn numel(&self) -> usize {
-        self.shape.iter().product()
+        dims_product(self.shape.iter().copied())
     }
 
     /// `true` if the elements are contiguous in row-major order.

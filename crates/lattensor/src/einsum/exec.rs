@@ -189,7 +189,7 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     let perm: Vec<usize> = keep.iter().chain(&gone).copied().collect();
     let p = op.t.transpose(&perm)?;
     let shape: Vec<usize> = keep.iter().map(|&a| op.t.shape()[a]).collect();
-    let inner: usize = gone.iter().map(|&a| op.t.shape()[a]).product();
+    let inner: usize = crate::layout::dims_product(gone.iter().map(|&a| op.t.shape()[a]));
     let labels = keep.iter().map(|&a| op.labels[a]).collect();
     let leading = gone.iter().enumerate().all(|(q, &a)| a == q); // summed axes come first
     let t = if inner == 0 {
@@ -197,7 +197,7 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     } else if leading && op.t.is_contiguous() && !keep.is_empty() {
         // column sums of a contiguous [summed, kept] block: add whole rows, no transpose copy
         let d = data::<C>(&op.t)?;
-        let width: usize = shape.iter().product();
+        let width: usize = crate::layout::dims_product(shape.iter().copied());
         new_tensor::<C>(&shape, |out| {
             if width == 0 {
                 return;
@@ -364,7 +364,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
     let pos = |labels: &[usize], want: &[usize]| -> Vec<usize> {
         want.iter().filter_map(|w| labels.iter().position(|l| l == w)).collect()
     };
-    let prod = |ls: &[usize]| -> usize { ls.iter().map(|&l| sizes[l]).product() };
+    let prod = |ls: &[usize]| -> usize { crate::layout::dims_product(ls.iter().map(|&l| sizes[l])) };
     let (bt, m, k, n) = (prod(&batch), prod(&fa), prod(&con), prod(&fb));
     let shape: Vec<usize> = batch.iter().chain(&fa).chain(&fb).map(|&l| sizes[l]).collect();
     let labels: Vec<usize> = batch.iter().chain(&fa).chain(&fb).copied().collect();

@@ -489,7 +489,7 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
     let mut perm = vec![ax];
     perm.extend((0..r).filter(|&i| i != ax));
     let at = a.transpose(&perm)?;
-    let inner: usize = at.shape()[1..].iter().product();
+    let inner: usize = crate::layout::dims_product(at.shape()[1..].iter().copied());
     let mut shape = at.shape().to_vec();
     shape[0] = total;
     let mut out = Tensor::zeros(&shape, a.dtype())?;

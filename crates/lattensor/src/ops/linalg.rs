@@ -126,7 +126,7 @@ pub fn diag(v: &Tensor) -> Result<Tensor> {
     let n = v.shape()[v.rank() - 1];
     let mut shape = v.shape().to_vec();
     shape.push(n);
-    let batch: usize = v.shape()[..v.rank() - 1].iter().product();
+    let batch: usize = crate::layout::dims_product(v.shape()[..v.rank() - 1].iter().copied());
     let mut out = Tensor::zeros(&shape, v.dtype())?;
     with_dtype!(v.dtype(), T, {
         let src = v.to_vec::<T>()?;

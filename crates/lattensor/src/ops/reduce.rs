@@ -114,8 +114,8 @@ fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
     Ok(Plan {
         view,
         out_shape,
-        outer: kept.iter().map(|&i| shape[i]).product(),
-        inner: gone.iter().map(|&i| shape[i]).product(),
+        outer: crate::layout::dims_product(kept.iter().map(|&i| shape[i])),
+        inner: crate::layout::dims_product(gone.iter().map(|&i| shape[i])),
         rows: (leading && x.is_contiguous()).then(|| x.clone()),
     })
 }
