@@ -238,11 +238,26 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         // Many small products: one per task, each single-threaded (gemm's own
         // threading costs more than it gains below ~160³). Few or large ones:
         // one at a time, gemm threading each.
-        let batch_parallel = threads > 1 && bt >= threads && work < 1 << 22 && work * bt as u128 >= 1 << 18;
-        let threaded = !batch_parallel && work >= 1 << 18;
+        // The AVX-512 kernel pads tiles to 12 × 32 (f32) / 12 × 16 (f64) and packs
+        // both operands: thin products (a side below a tile) and small ones (below
+        // ~80³, measured on the E7 workload) go to the gemm crate, whose small kernels fit them.
+        let own_kernel = matches!(C::DTYPE, DType::F32 | DType::F64)
+            && m >= 12
+            && n >= 16
+            && k >= 8
+            && work >= 1 << 19
+            && crate::kernels::gemm::available();
+        // The own kernel runs a batch of products best one per task (no
+        // synchronisation inside a product) once there are enough of them.
+        let batch_parallel = threads > 1
+            && bt >= threads
+            && work * bt as u128 >= 1 << 18
+            && (work < 1 << 22 || (own_kernel && bt >= 2 * threads));
+        // splitting one product across threads pays off from ~128³ for the own kernel
+        // (below, a task is a few microseconds and rayon's wake-up dominates)
+        let threaded = !batch_parallel && work >= if own_kernel { 1 << 21 } else { 1 << 18 };
         let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
-        let own_kernel = matches!(C::DTYPE, DType::F32 | DType::F64) && crate::kernels::gemm::available();
         let product = |(i, dst): (usize, &mut [C])| {
             let (pa, pb) = (da.as_ptr(), db.as_ptr());
             let oa = la.offset() as isize + i as isize * sa[0];

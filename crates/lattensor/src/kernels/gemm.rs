@@ -6,9 +6,9 @@
 //! Zen 4 they reach about 40% of the FMA peak on one core. This is the classic
 //! Goto/BLIS layout, sized for 32 vector registers and this cache hierarchy:
 //!
-//! - B is packed, a block of `KC × NC` at a time (KC = 128, ≤ 2 MiB), into
-//!   panels of `NR` columns (two vectors) stored k-major, zero-padded at the
-//!   right edge. The packing is shared by all threads.
+//! - B is packed once, whole, into panels of `NR` columns (two vectors)
+//!   stored k-major, zero-padded at the right edge, shared by all threads; a
+//!   depth block of `KC` = 128 steps of a panel is a contiguous slice.
 //! - Each thread takes a band of rows of C and packs its rows of A, `MC` =
 //!   240 at a time (≤ 240 KiB, in L2), into panels of `MR` = 12 rows stored
 //!   k-major, zero-padded at the bottom.
@@ -34,8 +34,6 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     const NR: usize;
     /// Depth of a packed block.
     const KC: usize;
-    /// Columns of a packed block of B.
-    const NC: usize;
     /// `C[0..MR, 0..NR] (=|+=) Apanel · Bpanel` over `kc` steps; `c` has row stride `rs_c`.
     ///
     /// # Safety
@@ -45,11 +43,10 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
 }
 
 macro_rules! micro_kernel {
-    ($t:ty, $lanes:expr, $kc:expr, $nc:expr, $vec:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $add:ident) => {
+    ($t:ty, $lanes:expr, $kc:expr, $vec:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $add:ident) => {
         impl Scalar for $t {
             const NR: usize = 2 * $lanes;
             const KC: usize = $kc;
-            const NC: usize = $nc;
 
             #[inline]
             unsafe fn kernel(kc: usize, a: *const $t, b: *const $t, c: *mut $t, rs_c: usize, accumulate: bool) {
@@ -63,6 +60,16 @@ macro_rules! micro_kernel {
         unsafe fn avx512_kernel(kc: usize, a: *const $t, b: *const $t, c: *mut $t, rs_c: usize, accumulate: bool) {
             use std::arch::x86_64::*;
             const L: usize = $lanes;
+            if accumulate {
+                // the C tile is read at the end: start fetching it now (rows of C may be far apart)
+                for r in 0..MR {
+                    // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
+                    unsafe {
+                        _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c).cast::<i8>());
+                        _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c + L).cast::<i8>());
+                    }
+                }
+            }
             let mut acc: [[$vec; 2]; MR] = [[$zero(); 2]; MR];
             for p in 0..kc {
                 // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` and the A step
@@ -100,7 +107,6 @@ mod f32_kernel {
         f32,
         16,
         128,
-        4096,
         __m512,
         _mm512_setzero_ps,
         _mm512_loadu_ps,
@@ -117,7 +123,6 @@ mod f64_kernel {
         f64,
         8,
         128,
-        2048,
         __m512d,
         _mm512_setzero_pd,
         _mm512_loadu_pd,
@@ -164,21 +169,24 @@ impl<T: Copy> MatRef<T> {
     }
 }
 
-/// A buffer of `len` elements whose first element is 64-byte aligned.
-struct Aligned<T> {
-    buf: Vec<T>,
-    start: usize,
+/// Takes this thread's buffer from `cell`, grown to at least `len` elements of
+/// `T` after a 64-byte aligned start; returns it with that start. Give it back
+/// with `cell.set` so that the next call reuses it (no allocation, no page
+/// faults per call).
+fn take_buffer<T: Scalar>(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, len: usize) -> (Vec<u64>, usize) {
+    let mut words = cell.take();
+    let per_word = 8 / std::mem::size_of::<T>();
+    words.resize(words.len().max(len.div_ceil(per_word) + 8), 0);
+    let all: &[T] = bytemuck::cast_slice(&words[..]);
+    let start = all.as_ptr().align_offset(64).min(64 / std::mem::size_of::<T>());
+    (words, start)
 }
 
-impl<T: Scalar> Aligned<T> {
-    fn new(len: usize) -> Self {
-        let pad = 64 / std::mem::size_of::<T>();
-        let buf = vec![T::default(); len + pad];
-        let start = buf.as_ptr().align_offset(64).min(pad);
-        Aligned { buf, start }
-    }
-    fn slice(&mut self, len: usize) -> &mut [T] {
-        &mut self.buf[self.start..self.start + len]
+/// Returns a buffer to its thread-local cell for the next call, unless it is
+/// large (a packed copy of a huge B is not worth keeping alive between calls).
+fn give_back(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, words: Vec<u64>) {
+    if words.len() * 8 <= 16 << 20 {
+        cell.set(words);
     }
 }
 
@@ -218,30 +226,27 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let bands = panels_m.min(2 * threads);
     let band_rows = panels_m.div_ceil(bands) * MR;
     let c_addr = c as usize;
-    let mut packed_b = Aligned::<T>::new(T::KC * T::NC.min(n.div_ceil(T::NR) * T::NR));
-    for jc in (0..n).step_by(T::NC) {
-        let nc = T::NC.min(n - jc);
-        let nc_padded = nc.div_ceil(T::NR) * T::NR;
-        for pc in (0..k).step_by(T::KC) {
-            let kc = T::KC.min(k - pc);
-            let pb = packed_b.slice(kc * nc_padded);
-            // SAFETY: the block (pc.., jc..) of kc × nc lies inside B.
-            unsafe { pack_b(pb, b, pc, jc, kc, nc, parallel) };
-            let pb: &[T] = pb;
-            let band = |r0: usize| {
-                let rows = band_rows.min(m - r0);
-                // SAFETY: rows r0..r0+rows < m, columns jc..jc+nc < n, depth
-                // pc..pc+kc < k: inside A and C; bands write disjoint rows of C.
-                unsafe { compute_band(a, pb, c_addr as *mut T, rs_c, r0, rows, pc, kc, jc, nc, pc > 0) };
-            };
-            let starts: Vec<usize> = (0..m).step_by(band_rows).collect();
-            if bands > 1 {
-                starts.into_par_iter().for_each(band);
-            } else {
-                starts.into_iter().for_each(band);
-            }
-        }
+    // all of B, packed once into NR-column panels that run over the whole depth:
+    // the block (pc..pc+kc) of a panel is then its contiguous slice pc·NR..(pc+kc)·NR
+    let panel_len = k * T::NR;
+    let (mut b_words, b_start) = take_buffer::<T>(&PACKED_B, n.div_ceil(T::NR) * panel_len);
+    let pb = &mut bytemuck::cast_slice_mut::<u64, T>(&mut b_words)[b_start..b_start + n.div_ceil(T::NR) * panel_len];
+    // SAFETY: the whole of B, k × n.
+    unsafe { pack_b(pb, b, 0, 0, k, n, parallel) };
+    let pb: &[T] = pb;
+    // one parallel region per product: each band runs every depth block itself
+    let band = |r0: usize| {
+        let rows = band_rows.min(m - r0);
+        // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
+        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n) };
+    };
+    let starts: Vec<usize> = (0..m).step_by(band_rows).collect();
+    if bands > 1 {
+        starts.into_par_iter().for_each(band);
+    } else {
+        starts.into_iter().for_each(band);
     }
+    give_back(&PACKED_B, b_words);
 }
 
 /// Packs `B[pc..pc+kc, jc..jc+nc]` into NR-column panels, k-major, zero-padded.
@@ -260,6 +265,21 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, pc: usize, jc: usize, k
                     unsafe { std::slice::from_raw_parts(b.ptr.offset((pc + p) as isize * b.rs + j0 as isize), w) };
                 step[..w].copy_from_slice(row);
                 step[w..].fill(T::default());
+            }
+        } else if b.rs == 1 {
+            // column-major B (a transposed operand): each column is contiguous in k
+            for jj in 0..nr {
+                if jj < w {
+                    // SAFETY: column j0 + jj < n of B has the kc contiguous elements pc..pc + kc ≤ k.
+                    let col = unsafe { std::slice::from_raw_parts(b.ptr.offset((j0 + jj) as isize * b.cs + pc as isize), kc) };
+                    for (p, &x) in col.iter().enumerate() {
+                        panel[p * nr + jj] = x;
+                    }
+                } else {
+                    for p in 0..kc {
+                        panel[p * nr + jj] = T::default();
+                    }
+                }
             }
         } else {
             for (p, step) in panel.chunks_exact_mut(nr).enumerate() {
@@ -314,16 +334,18 @@ unsafe fn pack_a_panel<T: Scalar>(panel: &mut [T], a: MatRef<T>, i0: usize, h: u
 }
 
 thread_local! {
-    /// Each thread's packed-A buffer, kept between calls (no allocation per block).
-    static PACKED_A: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Each thread's packed-A buffer, kept between calls.
+    static PACKED_A: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+    /// The calling thread's packed-B buffer, kept between calls.
+    static PACKED_B: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Rows of A packed at a time within a band: 20 panels, ≤ 240 KiB, in L2.
 const MC: usize = 20 * MR;
 
-/// One band of rows `r0..r0+rows` of C against a packed block of B: for each
-/// MC-row block of the band, pack it, then run every B panel (kept in L1)
-/// past every A panel (streamed from L2).
+/// One band of rows `r0..r0+rows` of C against the packed B: for each depth
+/// block and each MC-row block of the band, pack A, then run every B panel
+/// (kept in L1) past every A panel (streamed from L2).
 ///
 /// # Safety
 /// As for [`gemm`], for this band's rows and this block; no other thread
@@ -332,65 +354,67 @@ const MC: usize = 20 * MR;
 unsafe fn compute_band<T: Scalar>(
     a: MatRef<T>,
     pb: &[T],
+    panel_len: usize,
     c: *mut T,
     rs_c: usize,
     r0: usize,
     rows: usize,
-    pc: usize,
-    kc: usize,
-    jc: usize,
-    nc: usize,
-    accumulate: bool,
+    k: usize,
+    n: usize,
 ) {
     let nr = T::NR;
-    // this thread's buffer, grown as needed and put back at the end
-    let mut words = PACKED_A.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
-    let per_word = 8 / std::mem::size_of::<T>();
-    words.resize(words.len().max((MC * kc).div_ceil(per_word) + 8), 0);
+    let (mut words, start) = take_buffer::<T>(&PACKED_A, MC * T::KC.min(k));
     let all: &mut [T] = bytemuck::cast_slice_mut(&mut words[..]);
-    let start = all.as_ptr().align_offset(64).min(64 / std::mem::size_of::<T>());
     let mut tile = [T::default(); MR * 32];
-    for ic in (r0..r0 + rows).step_by(MC) {
-        let mc = MC.min(r0 + rows - ic);
-        let panels = mc.div_ceil(MR);
-        let pa = &mut all[start..start + panels * MR * kc];
-        for (q, panel) in pa.chunks_exact_mut(MR * kc).enumerate() {
-            let i0 = ic + q * MR;
-            // SAFETY: rows i0..i0 + h < m and columns pc..pc + kc ≤ k are inside A.
-            unsafe { pack_a_panel(panel, a, i0, MR.min(ic + mc - i0), pc, kc) };
-        }
-        let pa: &[T] = pa;
-        for (s, bp) in pb.chunks_exact(kc * nr).enumerate() {
-            let j0 = jc + s * nr;
-            let w = nr.min(jc + nc - j0);
-            for (q, ap) in pa.chunks_exact(MR * kc).enumerate() {
+    // blocks of at most MC rows, as even as whole panels allow (264 rows: 132 + 132, not 240 + 24)
+    let blocks = rows.div_ceil(MC);
+    let block_rows = rows.div_ceil(MR).div_ceil(blocks) * MR;
+    for pc in (0..k).step_by(T::KC) {
+        let kc = T::KC.min(k - pc);
+        let accumulate = pc > 0;
+        for ic in (r0..r0 + rows).step_by(block_rows) {
+            let mc = block_rows.min(r0 + rows - ic);
+            let panels = mc.div_ceil(MR);
+            let pa = &mut all[start..start + panels * MR * kc];
+            for (q, panel) in pa.chunks_exact_mut(MR * kc).enumerate() {
                 let i0 = ic + q * MR;
-                let h = MR.min(ic + mc - i0);
-                // SAFETY: row i0 < m, column j0 < n of C.
-                let cp = unsafe { c.add(i0 * rs_c + j0) };
-                if h == MR && w == nr {
-                    // SAFETY: the panels hold kc·MR and kc·NR elements; the tile's MR rows
-                    // of NR columns are inside C (h, w full); `gemm`'s caller checked AVX-512F.
-                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), cp, rs_c, accumulate) };
-                    continue;
-                }
-                // edge tile: compute into `tile`, then copy (or add) the valid part
-                // SAFETY: `tile` has MR rows of NR ≤ 32 elements, row stride NR.
-                unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), tile.as_mut_ptr(), nr, false) };
-                for ii in 0..h {
-                    // SAFETY: row i0 + ii < m, columns j0..j0 + w ≤ n of C.
-                    let crow = unsafe { std::slice::from_raw_parts_mut(cp.add(ii * rs_c), w) };
-                    let trow = &tile[ii * nr..ii * nr + w];
-                    if accumulate {
-                        crow.iter_mut().zip(trow).for_each(|(c, &t)| *c = *c + t);
-                    } else {
-                        crow.copy_from_slice(trow);
+                // SAFETY: rows i0..i0 + h < m and columns pc..pc + kc ≤ k are inside A.
+                unsafe { pack_a_panel(panel, a, i0, MR.min(ic + mc - i0), pc, kc) };
+            }
+            let pa: &[T] = pa;
+            for (s, panel_b) in pb.chunks_exact(panel_len).enumerate() {
+                let bp = &panel_b[pc * nr..(pc + kc) * nr];
+                let j0 = s * nr;
+                let w = nr.min(n - j0);
+                for (q, ap) in pa.chunks_exact(MR * kc).enumerate() {
+                    let i0 = ic + q * MR;
+                    let h = MR.min(ic + mc - i0);
+                    // SAFETY: row i0 < m, column j0 < n of C.
+                    let cp = unsafe { c.add(i0 * rs_c + j0) };
+                    if h == MR && w == nr {
+                        // SAFETY: the panels hold kc·MR and kc·NR elements; the tile's MR rows
+                        // of NR columns are inside C (h, w full); `gemm`'s caller checked AVX-512F.
+                        unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), cp, rs_c, accumulate) };
+                        continue;
+                    }
+                    // edge tile: compute into `tile`, then copy (or add) the valid part
+                    // SAFETY: `tile` has MR rows of NR ≤ 32 elements, row stride NR.
+                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), tile.as_mut_ptr(), nr, false) };
+                    for ii in 0..h {
+                        // SAFETY: row i0 + ii < m, columns j0..j0 + w ≤ n of C.
+                        let crow = unsafe { std::slice::from_raw_parts_mut(cp.add(ii * rs_c), w) };
+                        let trow = &tile[ii * nr..ii * nr + w];
+                        if accumulate {
+                            crow.iter_mut().zip(trow).for_each(|(c, &t)| *c = *c + t);
+                        } else {
+                            crow.copy_from_slice(trow);
+                        }
                     }
                 }
             }
         }
     }
-    PACKED_A.with(|cell| *cell.borrow_mut() = words);
+    give_back(&PACKED_A, words);
 }
 
 #[cfg(test)]
@@ -407,7 +431,8 @@ mod tests {
         c
     }
 
-    fn check<T: Scalar + Into<f64> + From<f32>>(m: usize, n: usize, k: usize, transposed_a: bool, tol: f64) {
+    fn check<T: Scalar + Into<f64> + From<f32>>(m: usize, n: usize, k: usize, transposed: u8, tol: f64) {
+        let (transposed_a, transposed_b) = (transposed & 1 != 0, transposed & 2 != 0);
         let av: Vec<f64> = (0..m * k).map(|i| ((i * 7919) % 13) as f64 - 6.0).collect();
         let bv: Vec<f64> = (0..k * n).map(|i| ((i * 104_729) % 11) as f64 * 0.25 - 1.0).collect();
         let want = naive(m, n, k, &av, &bv);
@@ -417,13 +442,21 @@ mod tests {
         } else {
             av.iter().map(|&x| T::from(x as f32)).collect()
         };
-        let b_store: Vec<T> = bv.iter().map(|&x| T::from(x as f32)).collect();
+        let b_store: Vec<T> = if transposed_b {
+            (0..n * k).map(|q| T::from(bv[(q % k) * n + q / k] as f32)).collect()
+        } else {
+            bv.iter().map(|&x| T::from(x as f32)).collect()
+        };
         let a = if transposed_a {
             MatRef { ptr: a_store.as_ptr(), rs: 1, cs: m as isize }
         } else {
             MatRef { ptr: a_store.as_ptr(), rs: k as isize, cs: 1 }
         };
-        let b = MatRef { ptr: b_store.as_ptr(), rs: n as isize, cs: 1 };
+        let b = if transposed_b {
+            MatRef { ptr: b_store.as_ptr(), rs: 1, cs: k as isize }
+        } else {
+            MatRef { ptr: b_store.as_ptr(), rs: n as isize, cs: 1 }
+        };
         for parallel in [false, true] {
             let mut c = vec![T::from(f32::NAN); m * n];
             // SAFETY: AVX-512F is checked by the caller; the buffers have the stated shapes.
@@ -450,10 +483,11 @@ mod tests {
             (37, 1000, 513),
             (3, 2, 0),
         ] {
-            check::<f32>(m, n, k, false, 1e-5);
-            check::<f32>(m, n, k, true, 1e-5);
-            check::<f64>(m, n, k, false, 1e-12);
-            check::<f64>(m, n, k, true, 1e-12);
+            // row-major, A transposed, B transposed, both
+            for layout in 0..4 {
+                check::<f32>(m, n, k, layout, 1e-5);
+                check::<f64>(m, n, k, layout, 1e-12);
+            }
         }
     }
 }
