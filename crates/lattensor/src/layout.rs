@@ -247,7 +247,9 @@ impl Layout {
     /// The same elements seen with a new shape, without copying, if the
     /// strides allow it (always for contiguous layouts); `None` otherwise.
     pub fn reshape_view(&self, shape: &[usize]) -> Option<Self> {
-        if self.is_contiguous() {
+        // an empty view reads nothing: any strides do (and products of its other
+        // dimensions, used below, may overflow)
+        if self.is_contiguous() || self.numel() == 0 {
             return Some(Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset });
         }
         // Split/merge runs of old axes that are contiguous among themselves.
@@ -383,6 +385,9 @@ impl Layout {
             )));
         }
         let mut offset = self.offset as isize;
+        // Offsets of a non-empty view stay inside its storage; an empty one's
+        // strides may be huge (saturated), and it reads nothing: keep its offset.
+        let empty = self.numel() == 0;
         let (mut shape, mut strides) = (Vec::new(), Vec::new());
         let mut axis = 0;
         for arg in args {
@@ -400,7 +405,9 @@ impl Layout {
                         )));
                     }
                     let i = if i < 0 { i + d } else { i };
-                    offset += i * self.strides[axis];
+                    if !empty {
+                        offset += i * self.strides[axis];
+                    }
                     axis += 1;
                 }
                 SliceArg::Range { start, stop, step } => {
@@ -408,7 +415,7 @@ impl Layout {
                         return Err(Error::InvalidArgument("slice: step cannot be zero".into()));
                     }
                     let (s, n) = slice_indices(start, stop, step, self.shape[axis]);
-                    if n > 0 {
+                    if n > 0 && !empty {
                         offset += s * self.strides[axis];
                     }
                     shape.push(n);
