@@ -173,7 +173,10 @@ impl<T: Copy> MatRef<T> {
 /// `T` after a 64-byte aligned start; returns it with that start. Give it back
 /// with `cell.set` so that the next call reuses it (no allocation, no page
 /// faults per call).
-fn take_buffer<T: Scalar>(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, len: usize) -> (Vec<u64>, usize) {
+fn take_buffer<T: Scalar>(
+    cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>,
+    len: usize,
+) -> (Vec<u64>, usize) {
     let mut words = cell.take();
     let per_word = 8 / std::mem::size_of::<T>();
     words.resize(words.len().max(len.div_ceil(per_word) + 8), 0);
@@ -271,7 +274,9 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, pc: usize, jc: usize, k
             for jj in 0..nr {
                 if jj < w {
                     // SAFETY: column j0 + jj < n of B has the kc contiguous elements pc..pc + kc ≤ k.
-                    let col = unsafe { std::slice::from_raw_parts(b.ptr.offset((j0 + jj) as isize * b.cs + pc as isize), kc) };
+                    let col = unsafe {
+                        std::slice::from_raw_parts(b.ptr.offset((j0 + jj) as isize * b.cs + pc as isize), kc)
+                    };
                     for (p, &x) in col.iter().enumerate() {
                         panel[p * nr + jj] = x;
                     }
