@@ -235,7 +235,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let (mut b_words, b_start) = take_buffer::<T>(&PACKED_B, n.div_ceil(T::NR) * panel_len);
     let pb = &mut bytemuck::cast_slice_mut::<u64, T>(&mut b_words)[b_start..b_start + n.div_ceil(T::NR) * panel_len];
     // SAFETY: the whole of B, k × n.
-    unsafe { pack_b(pb, b, 0, 0, k, n, parallel) };
+    unsafe { pack_b(pb, b, k, n, parallel) };
     let pb: &[T] = pb;
     // one parallel region per product: each band runs every depth block itself
     let band = |r0: usize| {
@@ -252,20 +252,19 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     give_back(&PACKED_B, b_words);
 }
 
-/// Packs `B[pc..pc+kc, jc..jc+nc]` into NR-column panels, k-major, zero-padded.
+/// Packs all of B (k × n) into NR-column panels over the whole depth, k-major, zero-padded.
 ///
 /// # Safety
-/// The block is inside `b`'s matrix; `dst` holds `kc · nc.div_ceil(NR) · NR` elements.
-unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, pc: usize, jc: usize, kc: usize, nc: usize, parallel: bool) {
+/// `b` describes a readable k × n matrix; `dst` holds `k · n.div_ceil(NR) · NR` elements.
+unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, k: usize, n: usize, parallel: bool) {
     let nr = T::NR;
     let pack = |(q, panel): (usize, &mut [T])| {
-        let j0 = jc + q * nr;
-        let w = nr.min(jc + nc - j0);
+        let j0 = q * nr;
+        let w = nr.min(n - j0);
         if b.cs == 1 {
             for (p, step) in panel.chunks_exact_mut(nr).enumerate() {
-                // SAFETY: row pc + p < k of B has the w contiguous elements j0..j0 + w ≤ n.
-                let row =
-                    unsafe { std::slice::from_raw_parts(b.ptr.offset((pc + p) as isize * b.rs + j0 as isize), w) };
+                // SAFETY: row p < k of B has the w contiguous elements j0..j0 + w ≤ n.
+                let row = unsafe { std::slice::from_raw_parts(b.ptr.offset(p as isize * b.rs + j0 as isize), w) };
                 step[..w].copy_from_slice(row);
                 step[w..].fill(T::default());
             }
@@ -273,15 +272,13 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, pc: usize, jc: usize, k
             // column-major B (a transposed operand): each column is contiguous in k
             for jj in 0..nr {
                 if jj < w {
-                    // SAFETY: column j0 + jj < n of B has the kc contiguous elements pc..pc + kc ≤ k.
-                    let col = unsafe {
-                        std::slice::from_raw_parts(b.ptr.offset((j0 + jj) as isize * b.cs + pc as isize), kc)
-                    };
+                    // SAFETY: column j0 + jj < n of B has the k contiguous elements 0..k.
+                    let col = unsafe { std::slice::from_raw_parts(b.ptr.offset((j0 + jj) as isize * b.cs), k) };
                     for (p, &x) in col.iter().enumerate() {
                         panel[p * nr + jj] = x;
                     }
                 } else {
-                    for p in 0..kc {
+                    for p in 0..k {
                         panel[p * nr + jj] = T::default();
                     }
                 }
@@ -289,17 +286,17 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, pc: usize, jc: usize, k
         } else {
             for (p, step) in panel.chunks_exact_mut(nr).enumerate() {
                 for (jj, d) in step.iter_mut().enumerate() {
-                    // SAFETY: pc + p < pc + kc and j0 + jj < jc + nc when jj < w: inside the block.
-                    *d = if jj < w { unsafe { b.at(pc + p, j0 + jj) } } else { T::default() };
+                    // SAFETY: p < k and j0 + jj < n when jj < w: inside B.
+                    *d = if jj < w { unsafe { b.at(p, j0 + jj) } } else { T::default() };
                 }
             }
         }
     };
-    let dst = &mut dst[..kc * nc.div_ceil(nr) * nr];
-    if parallel && kc * nc >= 1 << 15 {
-        dst.par_chunks_mut(kc * nr).enumerate().for_each(pack);
+    let dst = &mut dst[..k * n.div_ceil(nr) * nr];
+    if parallel && k * n >= 1 << 15 {
+        dst.par_chunks_mut(k * nr).enumerate().for_each(pack);
     } else {
-        dst.chunks_mut(kc * nr).enumerate().for_each(pack);
+        dst.chunks_mut(k * nr).enumerate().for_each(pack);
     }
 }
 
