@@ -186,3 +186,42 @@ def test_dunders_cover_the_operators():
     assert (~b).numpy().tolist() == [False, True]
     for op in ("__lt__", "__le__", "__gt__", "__ge__"):
         assert getattr(a, op)(7).dtype == lt.bool
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("name", INT_DTYPES)
+def test_integer_bitwise_dunders_match_numpy(name):
+    info = np.iinfo(name)
+    bits = info.bits
+    x = np.array([0, 1, 5, info.max, info.min, info.max - 3, 12, 100 % (info.max + 1)], dtype=name)
+    y = np.array([3, info.max, 1, 7, 2, 5, 0, 9], dtype=name)
+    s = np.array([0, 1, bits - 1, 3, 2, bits // 2, 5, 1], dtype=name)  # in-range shifts, where NumPy agrees with TF
+    a, b, sh = lt.constant(x), lt.constant(y), lt.constant(s)
+    for got, want in [(a & b, x & y), (a | b, x | y), (a ^ b, x ^ y), (a << sh, x << s), (a >> sh, x >> s),
+                      (~a, ~x), (lt.bitwise.bitwise_and(a, b), x & y), (lt.bitwise.left_shift(a, sh), x << s)]:
+        assert got.dtype == name and not got.weak
+        np.testing.assert_array_equal(got.numpy(), want)
+    # Python ints are weak: the tensor's dtype wins, reflected operators too
+    assert (a & 6).dtype == name and (6 & a).numpy().tolist() == (x & 6).tolist()
+    assert (3 | a).numpy().tolist() == (x | 3).tolist() and (a ^ 1).numpy().tolist() == (x ^ 1).tolist()
+    assert (1 << sh).numpy().tolist() == (np.ones_like(s) << s).tolist()
+
+
+def test_bitwise_follows_the_lattice_and_tf_shift_clamping():
+    i8, i16 = lt.constant([-1, 6], lt.int8), lt.constant([0x0F0F, 3], lt.int16)
+    r = i8 & i16  # TF 2.21 raises; the lattice gives int16
+    assert r.dtype == lt.int16 and r.numpy().tolist() == [0x0F0F, 2]
+    w = lt.constant(12) | 3
+    assert w.dtype == lt.int32 and w.weak and int(w) == 15
+    # TF clamps shift amounts to [0, bits - 1]
+    x = lt.constant([1, 1, -16, -16], lt.int8)
+    assert (x << lt.constant([7, 9, -1, 0], lt.int8)).numpy().tolist() == [-128, -128, -16, -16]
+    assert lt.bitwise.right_shift(x, 99).numpy().tolist() == [0, 0, -1, -1]
+    # bool with int8 is int8 (bits); bool with bool is logic
+    assert (lt.constant([True, False]) & lt.constant([3, 3], lt.int8)).numpy().tolist() == [1, 0]
+    with pytest.raises(lt.errors.InvalidArgumentError, match="bitwise_and.*float32"):
+        lt.constant([1.0, 2.0], lt.float32) & lt.constant([1.0, 2.0], lt.float32)
+    with pytest.raises(lt.errors.InvalidArgumentError, match="left_shift.*bool"):
+        lt.constant(True) << True

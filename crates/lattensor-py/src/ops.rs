@@ -194,8 +194,9 @@ binary! { register_binary:
     less_equal => lattensor::ops::less_equal, greater => lattensor::ops::greater,
     greater_equal => lattensor::ops::greater_equal, logical_and => lattensor::ops::logical_and,
     logical_or => lattensor::ops::logical_or, logical_xor => lattensor::ops::logical_xor,
-    bitwise_and => crate::ops::bitwise_and_op, bitwise_or => crate::ops::bitwise_or_op,
-    bitwise_xor => crate::ops::bitwise_xor_op,
+    bitwise_and => lattensor::ops::bitwise_and, bitwise_or => lattensor::ops::bitwise_or,
+    bitwise_xor => lattensor::ops::bitwise_xor, left_shift => lattensor::ops::left_shift,
+    right_shift => lattensor::ops::right_shift,
 }
 
 reduction! { register_reductions:
@@ -204,26 +205,6 @@ reduction! { register_reductions:
     reduce_min => lattensor::ops::reduce_min, reduce_variance => lattensor::ops::reduce_variance,
     reduce_std => lattensor::ops::reduce_std, reduce_logsumexp => lattensor::ops::reduce_logsumexp,
     reduce_euclidean_norm => lattensor::ops::reduce_euclidean_norm,
-}
-
-// `&`, `|`, `^`: logical ops on bool tensors (integer bitwise ops are not in the library yet).
-pub fn bitwise_and_op<'a>(
-    a: impl Into<lattensor::Operand<'a>>,
-    b: impl Into<lattensor::Operand<'a>>,
-) -> lattensor::Result<Tensor> {
-    lattensor::ops::logical_and(a, b)
-}
-pub fn bitwise_or_op<'a>(
-    a: impl Into<lattensor::Operand<'a>>,
-    b: impl Into<lattensor::Operand<'a>>,
-) -> lattensor::Result<Tensor> {
-    lattensor::ops::logical_or(a, b)
-}
-pub fn bitwise_xor_op<'a>(
-    a: impl Into<lattensor::Operand<'a>>,
-    b: impl Into<lattensor::Operand<'a>>,
-) -> lattensor::Result<Tensor> {
-    lattensor::ops::logical_xor(a, b)
 }
 
 // ---- individually shaped signatures --------------------------------------------

@@ -299,32 +299,52 @@ impl PyTensor {
 
     fn __and__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_and_op(&self.t, b.operand())).map(PyTensor::new)
+        run(py, self.t.numel().max(b.numel()), || ops::bitwise_and(&self.t, b.operand())).map(PyTensor::new)
     }
 
     fn __rand__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let a = arg(other)?;
-        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_and_op(a.operand(), &self.t)).map(PyTensor::new)
+        run(py, self.t.numel().max(a.numel()), || ops::bitwise_and(a.operand(), &self.t)).map(PyTensor::new)
     }
 
     fn __or__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_or_op(&self.t, b.operand())).map(PyTensor::new)
+        run(py, self.t.numel().max(b.numel()), || ops::bitwise_or(&self.t, b.operand())).map(PyTensor::new)
     }
 
     fn __ror__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let a = arg(other)?;
-        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_or_op(a.operand(), &self.t)).map(PyTensor::new)
+        run(py, self.t.numel().max(a.numel()), || ops::bitwise_or(a.operand(), &self.t)).map(PyTensor::new)
     }
 
     fn __xor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || crate::ops::bitwise_xor_op(&self.t, b.operand())).map(PyTensor::new)
+        run(py, self.t.numel().max(b.numel()), || ops::bitwise_xor(&self.t, b.operand())).map(PyTensor::new)
     }
 
     fn __rxor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let a = arg(other)?;
-        run(py, self.t.numel().max(a.numel()), || crate::ops::bitwise_xor_op(a.operand(), &self.t)).map(PyTensor::new)
+        run(py, self.t.numel().max(a.numel()), || ops::bitwise_xor(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    fn __lshift__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::left_shift(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    fn __rlshift__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::left_shift(a.operand(), &self.t)).map(PyTensor::new)
+    }
+
+    fn __rshift__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let b = arg(other)?;
+        run(py, self.t.numel().max(b.numel()), || ops::right_shift(&self.t, b.operand())).map(PyTensor::new)
+    }
+
+    fn __rrshift__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        let a = arg(other)?;
+        run(py, self.t.numel().max(a.numel()), || ops::right_shift(a.operand(), &self.t)).map(PyTensor::new)
     }
 
     // ---- unary and comparison operators -----------------------------------

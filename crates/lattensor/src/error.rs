@@ -43,7 +43,7 @@ pub enum Error {
 
     /// An op does not support a dtype (TF: "Value for attr 'T' of … is not in the list of allowed values").
     #[error(
-        "{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input first, e.g. `x.cast(DType::F32)`"
+        "{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input to one of them first (`x.cast(dtype)`)"
     )]
     UnsupportedDType {
         /// The op.

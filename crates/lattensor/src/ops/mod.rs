@@ -20,6 +20,7 @@
 
 mod arith;
 mod binary;
+mod bitwise;
 pub mod linalg;
 pub mod nn;
 pub mod num;
@@ -33,6 +34,7 @@ pub use binary::{
     logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv, scalar_mul, truncatediv,
     truncatemod,
 };
+pub use bitwise::{bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift};
 pub use reduce::{
     Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
     reduce_sum, reduce_variance,
@@ -87,6 +89,11 @@ operator!(Add, add, add);
 operator!(Sub, sub, subtract);
 operator!(Mul, mul, multiply);
 operator!(Div, div, divide);
+operator!(BitAnd, bitand, bitwise_and);
+operator!(BitOr, bitor, bitwise_or);
+operator!(BitXor, bitxor, bitwise_xor);
+operator!(Shl, shl, left_shift);
+operator!(Shr, shr, right_shift);
 
 impl std::ops::Neg for &Tensor {
     type Output = Result<Tensor>;
