@@ -89,6 +89,10 @@ def test_binary(name, x, y, mode):
             call(lambda: x @ y)
             call(lambda: x ** y)
             call(lambda: x < y)
+            call(lambda: x & y)
+            call(lambda: x << y)
+            call(lambda: y >> x)
+            call(lambda: lt.bitwise.bitwise_xor(x, y))
 
 
 @SETTINGS
