@@ -147,7 +147,10 @@ fn new_tensor_overwrite<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])
 /// Sum of a slice with eight independent accumulators (faster, and more accurate than one).
 #[inline]
 fn sum_slice<C: Ring>(x: &[C]) -> C {
-    crate::kernels::fast::simd(|| sum_slice_loop(x))
+    crate::kernels::fast::simd(
+        #[inline(always)]
+        || sum_slice_loop(x),
+    )
 }
 
 /// Sum of a long slice: chunks summed in parallel (each with [`sum_slice`]), then in order.
@@ -399,7 +402,10 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             let row = |(r, row): (usize, &mut [C])| {
                 let (bi, x) = (r / m, ad[r]);
                 let y = &bd[bi * n..bi * n + n];
-                crate::kernels::fast::simd(|| row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)));
+                crate::kernels::fast::simd(
+                    #[inline(always)]
+                    || row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),
+                );
             };
             if out.len() >= 1 << 16 {
                 use rayon::prelude::*;

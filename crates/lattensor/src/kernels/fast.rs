@@ -22,7 +22,7 @@ pub(crate) fn simd<R>(f: impl FnOnce() -> R) -> R {
 
 /// `s` as a slice of `T`, when `S` is `T`.
 #[inline(always)]
-fn same<S: Element, T: Element>(s: &[S]) -> Option<&[T]> {
+pub(crate) fn same<S: Element, T: Element>(s: &[S]) -> Option<&[T]> {
     // SAFETY: `Element` is sealed and implemented for exactly one Rust type per
     // dtype, so equal `DTYPE`s mean `S` and `T` are the same type.
     (S::DTYPE == T::DTYPE).then(|| unsafe { std::slice::from_raw_parts(s.as_ptr().cast::<T>(), s.len()) })
@@ -75,28 +75,43 @@ pub(crate) fn convert<S: Element, D: Element>(src: &[S], dst: &mut [D]) -> bool 
         }
         (DType::BF16, DType::F32) => {
             if let (Some(s), Some(d)) = (same::<S, bf16>(src), same_mut::<D, f32>(dst)) {
-                simd(|| d.iter_mut().zip(s).for_each(|(d, &s)| *d = bf16_to_f32(s)));
+                simd(
+                    #[inline(always)]
+                    || d.iter_mut().zip(s).for_each(|(d, &s)| *d = bf16_to_f32(s)),
+                );
             }
         }
         (DType::F32, DType::BF16) => {
             if let (Some(s), Some(d)) = (same::<S, f32>(src), same_mut::<D, bf16>(dst)) {
-                simd(|| d.iter_mut().zip(s).for_each(|(d, &s)| *d = f32_to_bf16(s)));
+                simd(
+                    #[inline(always)]
+                    || d.iter_mut().zip(s).for_each(|(d, &s)| *d = f32_to_bf16(s)),
+                );
             }
         }
         (DType::I32, DType::F32) => {
             if let (Some(s), Some(d)) = (same::<S, i32>(src), same_mut::<D, f32>(dst)) {
                 // `as` rounds to nearest even, as TF's cast does
-                simd(|| d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f32));
+                simd(
+                    #[inline(always)]
+                    || d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f32),
+                );
             }
         }
         (DType::I32, DType::F64) => {
             if let (Some(s), Some(d)) = (same::<S, i32>(src), same_mut::<D, f64>(dst)) {
-                simd(|| d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f64));
+                simd(
+                    #[inline(always)]
+                    || d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f64),
+                );
             }
         }
         (DType::F32, DType::F64) => {
             if let (Some(s), Some(d)) = (same::<S, f32>(src), same_mut::<D, f64>(dst)) {
-                simd(|| d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f64));
+                simd(
+                    #[inline(always)]
+                    || d.iter_mut().zip(s).for_each(|(d, &s)| *d = s as f64),
+                );
             }
         }
         _ => return false,
@@ -293,7 +308,10 @@ pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32]) {
         unsafe { avx512::exp_f32(src, dst) };
         return;
     }
-    simd(|| dst.iter_mut().zip(src).for_each(|(d, &s)| *d = exp_f32(s)));
+    simd(
+        #[inline(always)]
+        || dst.iter_mut().zip(src).for_each(|(d, &s)| *d = exp_f32(s)),
+    );
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -10,13 +10,14 @@
 pub(crate) mod fast;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
+pub(crate) mod half;
 pub(crate) mod walk;
 
 use rayon::prelude::*;
 
 use crate::element::{Element, convert_slice};
 use crate::scalar::{Operand, Scalar};
-use crate::{Tensor, with_dtype};
+use crate::{DType, Tensor, with_dtype};
 use walk::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
@@ -235,9 +236,17 @@ where
             };
             let scalar_left = a.tensor().is_none();
             let walk = Walk::new([t.layout()]);
+            let half_scalar = half::HalfSrc::Scalar(s.cast_into::<f32>());
             for_chunks(out, |lo, out| {
                 let mut buf = [R::default(); BLOCK];
                 walk.runs(lo, lo + out.len(), |r| {
+                    let o = &mut out[r.out - lo..r.out - lo + r.len];
+                    if let Some(x) = half_src::<O>(t, r.offsets[0], r.strides[0], r.len) {
+                        let (x, y) = if scalar_left { (half_scalar, x) } else { (x, half_scalar) };
+                        if fused_half(x, y, o, &f) {
+                            return;
+                        }
+                    }
                     for start in (0..r.len).step_by(BLOCK) {
                         let n = BLOCK.min(r.len - start);
                         let off = r.offsets[0] + start as isize * r.strides[0];
@@ -255,6 +264,14 @@ where
                 let mut buf_a = [R::default(); BLOCK];
                 let mut buf_b = [R::default(); BLOCK];
                 walk.runs(lo, lo + out.len(), |r| {
+                    let o = &mut out[r.out - lo..r.out - lo + r.len];
+                    let x = half_src::<O>(ta, r.offsets[0], r.strides[0], r.len);
+                    let y = half_src::<O>(tb, r.offsets[1], r.strides[1], r.len);
+                    if let (Some(x), Some(y)) = (x, y)
+                        && fused_half(x, y, o, &f)
+                    {
+                        return;
+                    }
                     for start in (0..r.len).step_by(BLOCK) {
                         let n = BLOCK.min(r.len - start);
                         let oa = r.offsets[0] + start as isize * r.strides[0];
@@ -270,10 +287,41 @@ where
     }
 }
 
+/// An operand run of [`binary_via`] as the fused f16/bf16 loop reads it: a
+/// contiguous run of the output's dtype, or a broadcast element (as f32).
+#[inline]
+fn half_src<'t, O: Element>(t: &'t Tensor, offset: isize, stride: isize, len: usize) -> Option<half::HalfSrc<'t, O>> {
+    if !matches!(O::DTYPE, DType::F16 | DType::BF16) {
+        return None;
+    }
+    match stride {
+        0 => Some(half::HalfSrc::Scalar(read_one::<f32>(t, offset))),
+        1 if t.dtype == O::DTYPE => Some(half::HalfSrc::Slice(&t.storage_slice::<O>()[offset as usize..][..len])),
+        _ => None,
+    }
+}
+
+/// One run of [`binary_via`] by the fused f16/bf16 loop ([`half::binary`]) when
+/// the op computes in f32; returns whether it ran.
+#[inline]
+fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
+    a: half::HalfSrc<'_, O>,
+    b: half::HalfSrc<'_, O>,
+    out: &mut [O],
+    f: &F,
+) -> bool {
+    // R is f32 when this runs, so the casts are the identity
+    R::DTYPE == DType::F32
+        && half::binary(a, b, out, &|x: f32, y: f32| f(x.cast_into::<R>(), y.cast_into::<R>()).cast_into::<f32>())
+}
+
 /// The inner loops; each arm is a simple loop the compiler vectorises.
 #[inline(always)]
 fn apply<R: Copy, O: Copy, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) {
-    fast::simd(|| apply_loops(a, b, out, f))
+    fast::simd(
+        #[inline(always)]
+        || apply_loops(a, b, out, f),
+    )
 }
 
 #[inline(always)]
@@ -304,11 +352,14 @@ where
     F: Fn(R) -> O + Sync,
 {
     unary_slices(a, out, |x: &[R], o: &mut [O]| {
-        fast::simd(|| {
-            for (o, &x) in o.iter_mut().zip(x) {
-                *o = f(x);
-            }
-        })
+        fast::simd(
+            #[inline(always)]
+            || {
+                for (o, &x) in o.iter_mut().zip(x) {
+                    *o = f(x);
+                }
+            },
+        )
     })
 }
 

@@ -150,45 +150,98 @@ fn fold_blocks<A: Element, S: Copy + Send + Sync>(
 }
 
 /// Column sums of a contiguous `[rows, cols]` matrix (a reduction over leading
-/// axes): rows are added in order into compensated f64 accumulators, one
-/// stripe of columns per task, so the input is read once, row by row, instead
-/// of column by column.
+/// axes), read row by row as the data lies in memory.
+///
+/// The work is a grid of tasks: stripes of up to 4096 columns (32 KB of f64
+/// accumulators, which stay in cache) times up to eight blocks of rows, each
+/// task streaming its rows front to back. Each column's partial sums are then
+/// combined in block order. The split depends only on the shape, never on
+/// the thread count, so results are the same on every machine.
 fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
-    const STRIPE: usize = 512;
+    const STRIPE: usize = 4096;
+    const MIN_BLOCK_ROWS: usize = 64;
     let Some(data) = x.as_slice::<A>() else { return vec![0.0; cols] };
     // Narrower floats are exact in f64, and f64 sums of up to 2²⁹ of them err by
     // less than 2⁻²⁴ of the sum of magnitudes (below half an f32 ulp of
     // anything but cancelling sums): plain f64 adds suffice. f64 input needs the compensation.
     let compensate = A::DTYPE == DType::F64;
-    let stripe = |c0: usize| -> Vec<f64> {
-        let w = STRIPE.min(cols - c0);
+    let blocks = (rows / MIN_BLOCK_ROWS).clamp(1, 8);
+    let rows_per_block = rows.div_ceil(blocks);
+    let stripes = cols.div_ceil(STRIPE);
+    let task = |t: usize| -> Vec<Kahan> {
+        let (stripe, block) = (t % stripes, t / stripes);
+        let (c0, w) = (stripe * STRIPE, STRIPE.min(cols - stripe * STRIPE));
+        let (r0, r1) = (block * rows_per_block, ((block + 1) * rows_per_block).min(rows));
         let (mut sum, mut comp, mut row) = (vec![0f64; w], vec![0f64; w], vec![0f64; w]);
-        for r in 0..rows {
-            crate::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
-            crate::kernels::fast::simd(|| {
-                if compensate {
-                    for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
-                        // Neumaier: the compensation keeps the bits lost in s + v
-                        let t = *s + v;
-                        *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
-                        *s = t;
-                    }
-                } else {
-                    for (s, &v) in sum.iter_mut().zip(&row) {
-                        *s += v;
-                    }
-                }
-            });
+        let segment = |r: usize| &data[r * cols + c0..r * cols + c0 + w];
+        if let (false, Some(f32_rows)) = (compensate, crate::kernels::fast::same::<A, f32>(data)) {
+            let seg = |r: usize| &f32_rows[r * cols + c0..r * cols + c0 + w];
+            // four rows per pass over the accumulators, added in row order (same bits as one at a time)
+            let mut r = r0;
+            while r + 4 <= r1 {
+                let (a, b, c, d) = (seg(r), seg(r + 1), seg(r + 2), seg(r + 3));
+                crate::kernels::fast::simd(
+                    #[inline(always)]
+                    || {
+                        for ((((s, &a), &b), &c), &d) in sum.iter_mut().zip(a).zip(b).zip(c).zip(d) {
+                            *s = (((*s + a as f64) + b as f64) + c as f64) + d as f64;
+                        }
+                    },
+                );
+                r += 4;
+            }
+            for r in r..r1 {
+                let a = seg(r);
+                crate::kernels::fast::simd(
+                    #[inline(always)]
+                    || {
+                        for (s, &v) in sum.iter_mut().zip(a) {
+                            *s += v as f64;
+                        }
+                    },
+                );
+            }
+        } else {
+            for r in r0..r1 {
+                crate::element::convert_slice(segment(r), &mut row);
+                crate::kernels::fast::simd(
+                    #[inline(always)]
+                    || {
+                        if compensate {
+                            for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
+                                // Neumaier: the compensation keeps the bits lost in s + v
+                                let t = *s + v;
+                                *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
+                                *s = t;
+                            }
+                        } else {
+                            for (s, &v) in sum.iter_mut().zip(&row) {
+                                *s += v;
+                            }
+                        }
+                    },
+                );
+            }
         }
-        sum.iter().zip(&comp).map(|(&s, &c)| finish((s, c))).collect()
+        sum.into_iter().zip(comp).collect()
     };
-    let starts: Vec<usize> = (0..cols).step_by(STRIPE).collect();
-    let parts: Vec<Vec<f64>> = if rows * cols >= 1 << 16 {
-        starts.into_par_iter().map(stripe).collect()
+    let tasks = stripes * blocks;
+    let parts: Vec<Vec<Kahan>> = if rows * cols >= 1 << 16 {
+        (0..tasks).into_par_iter().map(task).collect()
     } else {
-        starts.into_iter().map(stripe).collect()
+        (0..tasks).map(task).collect()
     };
-    parts.concat()
+    let mut out = Vec::with_capacity(cols);
+    for stripe in 0..stripes {
+        let mut acc = parts[stripe].clone();
+        for block in 1..blocks {
+            for (a, &p) in acc.iter_mut().zip(&parts[block * stripes + stripe]) {
+                *a = kahan_combine(*a, p);
+            }
+        }
+        out.extend(acc.into_iter().map(finish));
+    }
+    out
 }
 
 /// Compensated f64 sum state: (sum, compensation).
@@ -204,15 +257,18 @@ fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
 fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
     let chunks = xs.chunks_exact(8);
     let rest = chunks.remainder();
-    let lanes = crate::kernels::fast::simd(|| {
-        let mut lanes = [0f64; 8];
-        for c in chunks {
-            for i in 0..8 {
-                lanes[i] += c[i];
+    let lanes = crate::kernels::fast::simd(
+        #[inline(always)]
+        || {
+            let mut lanes = [0f64; 8];
+            for c in chunks {
+                for i in 0..8 {
+                    lanes[i] += c[i];
+                }
             }
-        }
-        lanes
-    });
+            lanes
+        },
+    );
     let mut s = s;
     for l in lanes {
         s = kahan_add(s, l);
@@ -229,15 +285,18 @@ fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
 fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
     let chunks = xs.chunks_exact(16);
     let rest = chunks.remainder();
-    let lanes = crate::kernels::fast::simd(|| {
-        let mut lanes = [0f64; 16];
-        for c in chunks {
-            for i in 0..16 {
-                lanes[i] += c[i] as f64;
+    let lanes = crate::kernels::fast::simd(
+        #[inline(always)]
+        || {
+            let mut lanes = [0f64; 16];
+            for c in chunks {
+                for i in 0..16 {
+                    lanes[i] += c[i] as f64;
+                }
             }
-        }
-        lanes
-    });
+            lanes
+        },
+    );
     let mut s = s;
     for l in lanes {
         s = kahan_add(s, l);
@@ -683,6 +742,57 @@ mod tests {
         let t = Tensor::from_vec(v, &[1 << 17]).unwrap();
         let s = reduce_sum(&t, Axes::All, false).unwrap().item::<f32>().unwrap();
         assert_eq!(s, (1e8f64 + ((1 << 17) - 1) as f64) as f32);
+    }
+
+    #[test]
+    fn column_sums_over_stripes_and_row_blocks_match_the_exact_sums() {
+        // 301 rows (8 row blocks, the last short, and an odd tail of rows) × 4099 columns (two stripes)
+        let (rows, cols) = (301usize, 4099usize);
+        let v: Vec<f64> = (0..rows * cols)
+            .map(|i| {
+                let u = (i as u64).wrapping_mul(2_654_435_761) as u32;
+                (u as f64 / 4_294_967_296.0 - 0.5) * if i % 7 == 0 { 1e6 } else { 1.0 }
+            })
+            .collect();
+        // the exact column sums of the f32-rounded values, in integer units of 2⁻⁴⁴
+        let exact = |vals: &dyn Fn(usize) -> f64| -> Vec<f64> {
+            (0..cols)
+                .map(|c| {
+                    let s: i128 = (0..rows).map(|r| (vals(r * cols + c) * 2f64.powi(44)) as i128).sum();
+                    s as f64 / 2f64.powi(44)
+                })
+                .collect()
+        };
+        let v32: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+        let want = exact(&|i| v32[i] as f64);
+        let got =
+            reduce_sum(&Tensor::from_vec(v32, &[rows, cols]).unwrap(), 0, false).unwrap().to_vec::<f32>().unwrap();
+        for c in 0..cols {
+            assert_eq!(got[c], want[c] as f32, "f32 column {c}");
+        }
+        let v64: Vec<f64> = v.iter().map(|&x| (x * 2f64.powi(30)).round() / 2f64.powi(30)).collect();
+        let want = exact(&|i| v64[i]);
+        let got =
+            reduce_sum(&Tensor::from_vec(v64, &[rows, cols]).unwrap(), 0, false).unwrap().to_vec::<f64>().unwrap();
+        for c in 0..cols {
+            assert!(
+                (got[c] - want[c]).abs() <= want[c].abs() * f64::EPSILON,
+                "f64 column {c}: {} vs {}",
+                got[c],
+                want[c]
+            );
+        }
+        let h: Vec<half::bf16> = v.iter().map(|&x| half::bf16::from_f64(x)).collect();
+        let want = exact(&|i| h[i].to_f64());
+        let got =
+            reduce_sum(&Tensor::from_vec(h, &[rows, cols]).unwrap(), 0, false).unwrap().to_vec::<half::bf16>().unwrap();
+        for c in 0..cols {
+            // correctly rounded: within half a bf16 spacing of the exact sum (`half`'s
+            // `bf16::from_f64` gives 786432 for 788480.16, so it is no reference here)
+            let g = got[c].to_f64();
+            let half_spacing = 2f64.powi(g.abs().log2().floor() as i32 - 8);
+            assert!((g - want[c]).abs() <= half_spacing, "bf16 column {c}: {g} vs exact {}", want[c]);
+        }
     }
 
     #[test]
