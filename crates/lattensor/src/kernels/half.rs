@@ -33,7 +33,7 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
         HalfSrc::Slice(x) => x.len() == out.len(),
         HalfSrc::Scalar(_) => true,
     };
-    if !(len_ok(a) && len_ok(b)) || !matches!(H::DTYPE, crate::DType::F16 | crate::DType::BF16) {
+    if !(len_ok(a) && len_ok(b) && matches!(H::DTYPE, crate::DType::F16 | crate::DType::BF16)) {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
@@ -172,8 +172,8 @@ mod avx512 {
             unsafe { narrow16(std::mem::transmute::<[f32; 16], __m512>(r), out.as_mut_ptr().add(i)) };
             i += 16;
         }
-        for j in i..n {
-            out[j] = one(a, b, j, f);
+        for (j, o) in out.iter_mut().enumerate().skip(i) {
+            *o = one(a, b, j, f);
         }
     }
 }
