@@ -158,8 +158,10 @@ where
             for_chunks(out, |lo, out| {
                 let mut buf = [R::default(); BLOCK];
                 walk.runs(lo, lo + out.len(), |r| {
-                    for start in (0..r.len).step_by(BLOCK) {
-                        let n = BLOCK.min(r.len - start);
+                    // an operand read in place can take the whole run at once
+                    let step = if t.dtype == R::DTYPE && r.strides[0] == 1 { r.len } else { BLOCK };
+                    for start in (0..r.len).step_by(step) {
+                        let n = step.min(r.len - start);
                         let off = r.offsets[0] + start as isize * r.strides[0];
                         let src = load::<R>(t, off, r.strides[0], n, &mut buf);
                         let o = &mut out[r.out - lo + start..r.out - lo + start + n];
