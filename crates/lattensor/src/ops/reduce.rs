@@ -253,55 +253,59 @@ fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
     (t, c)
 }
 
-/// Sum of a block with eight independent lanes (vectorisable), then compensated into the state.
-fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
-    let chunks = xs.chunks_exact(8);
-    let rest = chunks.remainder();
+/// Plain f64 sums of four quarters of `xs`, read side by side (eight lanes per
+/// quarter), and the elements after them. Four sequential streams keep more
+/// memory reads in flight than one — on this project's Intel host a sum from
+/// DRAM runs twice as fast — and 32 independent lanes hide the add latency.
+#[inline(always)]
+fn four_stream_lanes<T: Copy>(xs: &[T], widen: impl Fn(T) -> f64) -> ([[f64; 8]; 4], &[T]) {
+    let q = xs.len() / 32 * 8;
+    let (a, rest) = xs.split_at(q);
+    let (b, rest) = rest.split_at(q);
+    let (c, rest) = rest.split_at(q);
+    let (d, tail) = rest.split_at(q);
     let lanes = crate::kernels::fast::simd(
         #[inline(always)]
         || {
-            let mut lanes = [0f64; 8];
-            for c in chunks {
+            let mut acc = [[0f64; 8]; 4];
+            for (((a, b), c), d) in
+                a.chunks_exact(8).zip(b.chunks_exact(8)).zip(c.chunks_exact(8)).zip(d.chunks_exact(8))
+            {
                 for i in 0..8 {
-                    lanes[i] += c[i];
+                    acc[0][i] += widen(a[i]);
+                    acc[1][i] += widen(b[i]);
+                    acc[2][i] += widen(c[i]);
+                    acc[3][i] += widen(d[i]);
                 }
             }
-            lanes
+            acc
         },
     );
+    (lanes, tail)
+}
+
+/// Sum of a block by [`four_stream_lanes`], the lanes then compensated into the state.
+fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
+    let (lanes, tail) = four_stream_lanes(xs, |x| x);
     let mut s = s;
-    for l in lanes {
+    for l in lanes.into_iter().flatten() {
         s = kahan_add(s, l);
     }
-    for &x in rest {
+    for &x in tail {
         s = kahan_add(s, x);
     }
     s
 }
 
-/// [`kahan_fold`] for f32 blocks (f16/bf16 arrive converted to f32): sixteen
-/// f64 lanes widen and add each element in one vectorised loop, with no f64
-/// copy of the block.
+/// [`kahan_fold`] for f32 blocks (f16/bf16 arrive converted to f32): the lanes
+/// widen and add each element in one vectorised loop, with no f64 copy of the block.
 fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
-    let chunks = xs.chunks_exact(16);
-    let rest = chunks.remainder();
-    let lanes = crate::kernels::fast::simd(
-        #[inline(always)]
-        || {
-            let mut lanes = [0f64; 16];
-            for c in chunks {
-                for i in 0..16 {
-                    lanes[i] += c[i] as f64;
-                }
-            }
-            lanes
-        },
-    );
+    let (lanes, tail) = four_stream_lanes(xs, |x| x as f64);
     let mut s = s;
-    for l in lanes {
+    for l in lanes.into_iter().flatten() {
         s = kahan_add(s, l);
     }
-    for &x in rest {
+    for &x in tail {
         s = kahan_add(s, x as f64);
     }
     s
