@@ -144,9 +144,14 @@ fn new_tensor_overwrite<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])
     Ok(out)
 }
 
-/// Sum of a slice with eight independent accumulators (faster, and more accurate than one).
+/// Sum of a slice with eight independent accumulators (faster, and more accurate than one);
+/// f32 accumulates in f64.
 #[inline]
 fn sum_slice<C: Ring>(x: &[C]) -> C {
+    if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
+        // f32 sums accumulate in f64 (as `reduce_sum` does): as fast, and exact to the last bit far more often
+        return (crate::ops::reduce::sum_f32(xf) as f32).cast_into::<C>();
+    }
     crate::kernels::fast::simd(
         #[inline(always)]
         || sum_slice_loop(x),
@@ -156,6 +161,9 @@ fn sum_slice<C: Ring>(x: &[C]) -> C {
 /// Sum of a long slice: chunks summed in parallel (each with [`sum_slice`]), then in order.
 fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     const CHUNK: usize = 1 << 16;
+    if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
+        return (crate::ops::reduce::sum_f32(xf) as f32).cast_into::<C>();
+    }
     if x.len() < 4 * CHUNK {
         return sum_slice(x);
     }
@@ -574,7 +582,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_sums_by_four_streams_are_exact_for_integers_and_close_for_floats() {
+    fn long_sums_are_exact_for_integers_and_exact_sums() {
         // long enough for the parallel four-stream path, with a ragged tail
         let n: usize = 5 * (1 << 16) + 37;
         let ints: Vec<i32> = (0..n).map(|i| (i as i32).wrapping_mul(2_654_435) ^ (i as i32 >> 3)).collect();
@@ -584,8 +592,9 @@ mod tests {
         let floats: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64 / 8.0).collect();
         let exact: f64 = floats.iter().sum(); // exact: every partial sum is a multiple of 1/8 below 2^53
         assert_eq!(sum_slice_par(&floats), exact);
+        // f32 accumulates in f64: the exact sum, rounded once
         let f32s: Vec<f32> = floats.iter().map(|&x| x as f32).collect();
-        let got = sum_slice_par(&f32s) as f64;
-        assert!((got - exact).abs() <= exact * 1e-6, "{got} vs {exact}");
+        assert_eq!(sum_slice_par(&f32s), exact as f32);
+        assert_eq!(sum_slice(&f32s[..1000]), floats[..1000].iter().sum::<f64>() as f32);
     }
 }

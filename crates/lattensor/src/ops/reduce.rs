@@ -311,6 +311,17 @@ fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
     s
 }
 
+/// The sum of f32 values accumulated in f64 (compensated across blocks), split
+/// across threads when long: einsum's reductions of f32 use it.
+pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
+    const SPLIT: usize = 1 << 16;
+    if xs.len() < 4 * SPLIT {
+        return finish(narrow_fold((0.0, 0.0), xs));
+    }
+    let parts: Vec<Kahan> = xs.par_chunks(SPLIT).map(|c| narrow_fold((0.0, 0.0), c)).collect();
+    finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
+}
+
 fn kahan_combine(a: Kahan, b: Kahan) -> Kahan {
     let (s, c) = kahan_add(a, b.0);
     (s, c + a.1 + b.1)
