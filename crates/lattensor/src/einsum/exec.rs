@@ -150,7 +150,9 @@ fn new_tensor_overwrite<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])
 fn sum_slice<C: Ring>(x: &[C]) -> C {
     if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
         // f32 sums accumulate in f64 (as `reduce_sum` does): as fast, and exact to the last bit far more often
-        return (crate::ops::reduce::sum_f32(xf) as f32).cast_into::<C>();
+        let s =
+            if xf.len() < 32 { xf.iter().fold(0f64, |a, &v| a + v as f64) } else { crate::ops::reduce::sum_f32(xf) };
+        return (s as f32).cast_into::<C>();
     }
     crate::kernels::fast::simd(
         #[inline(always)]

@@ -288,8 +288,10 @@ fn four_stream_lanes<T: Copy>(xs: &[T], widen: impl Fn(T) -> f64) -> ([[f64; 8];
 fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
     let (lanes, tail) = four_stream_lanes(xs, |x| x);
     let mut s = s;
-    for l in lanes.into_iter().flatten() {
-        s = kahan_add(s, l);
+    if tail.len() < xs.len() {
+        for l in lanes.into_iter().flatten() {
+            s = kahan_add(s, l);
+        }
     }
     for &x in tail {
         s = kahan_add(s, x);
@@ -302,8 +304,11 @@ fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
 fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
     let (lanes, tail) = four_stream_lanes(xs, |x| x as f64);
     let mut s = s;
-    for l in lanes.into_iter().flatten() {
-        s = kahan_add(s, l);
+    if tail.len() < xs.len() {
+        // (short blocks, such as rows of a reduction over a small last axis, skip the 32 empty lanes)
+        for l in lanes.into_iter().flatten() {
+            s = kahan_add(s, l);
+        }
     }
     for &x in tail {
         s = kahan_add(s, x as f64);
