@@ -4,27 +4,11 @@
 
 mod common;
 
+use common::{int_tensor, ints_of};
 use lattensor::promote::{result_type_in, with_mode};
 use lattensor::{DType, Error, Kind, LatticeType, PromotionMode, Tensor, ops};
 
 const INTS: [DType; 8] = [DType::I8, DType::I16, DType::I32, DType::I64, DType::U8, DType::U16, DType::U32, DType::U64];
-
-fn int_tensor(vals: &[i128], d: DType) -> Tensor {
-    let t = if d.kind() == Kind::UInt {
-        Tensor::from_vec(vals.iter().map(|&x| x as u64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
-    } else {
-        Tensor::from_vec(vals.iter().map(|&x| x as i64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
-    };
-    t.cast(d).unwrap()
-}
-
-fn ints_of(t: &Tensor) -> Vec<i128> {
-    if t.dtype().kind() == Kind::UInt {
-        t.to_vec::<u64>().unwrap().into_iter().map(i128::from).collect()
-    } else {
-        t.to_vec::<i64>().unwrap().into_iter().map(i128::from).collect()
-    }
-}
 
 fn run(op: &str, a: &Tensor, b: &Tensor) -> lattensor::Result<Tensor> {
     match op {

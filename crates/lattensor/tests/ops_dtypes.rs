@@ -3,6 +3,9 @@
 //! here in i128 (integers wrap) or f64 (rounded once to the result type),
 //! TF's true-division rule, broadcasting, views, mixed dtypes and literals.
 
+mod common;
+
+use common::{int_tensor, ints_of};
 use half::{bf16, f16};
 use lattensor::promote::{result_type_in, with_mode};
 use lattensor::{DType, Error, Kind, LatticeType, PromotionMode, SliceArg, Tensor, constant, ops};
@@ -32,14 +35,6 @@ fn round_to(x: f64, d: DType) -> f64 {
     }
 }
 
-fn ints_of(t: &Tensor) -> Vec<i128> {
-    if t.dtype().kind() == Kind::UInt {
-        t.to_vec::<u64>().unwrap().into_iter().map(i128::from).collect()
-    } else {
-        t.to_vec::<i64>().unwrap().into_iter().map(i128::from).collect()
-    }
-}
-
 fn complex_of(t: &Tensor) -> Vec<Complex64> {
     t.to_vec::<Complex64>().unwrap()
 }
@@ -58,15 +53,6 @@ fn int_inputs(d: DType) -> (Vec<i128>, Vec<i128>) {
 
 const FA: [f64; 8] = [1.5, -2.25, 0.1, 1000.0, f64::NAN, f64::INFINITY, 3.0, -0.0];
 const FB: [f64; 8] = [0.5, 4.0, 0.2, -3.0, 1.0, 2.0, 0.0, 7.0];
-
-fn int_tensor(vals: &[i128], d: DType) -> Tensor {
-    let t = if d.kind() == Kind::UInt {
-        Tensor::from_vec(vals.iter().map(|&x| x as u64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
-    } else {
-        Tensor::from_vec(vals.iter().map(|&x| x as i64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
-    };
-    t.cast(d).unwrap()
-}
 
 fn float_tensor(vals: &[f64], d: DType) -> (Tensor, Vec<f64>) {
     let t = Tensor::from_vec(vals.to_vec(), &[vals.len()]).unwrap().cast(d).unwrap();

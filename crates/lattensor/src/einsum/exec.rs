@@ -145,68 +145,30 @@ fn new_tensor_overwrite<C: Element>(shape: &[usize], fill: impl FnOnce(&mut [C])
 }
 
 /// Sum of a slice with eight independent accumulators (faster, and more accurate than one);
-/// f32 accumulates in f64.
+/// f32 accumulates in f64, as `reduce_sum` does (as fast, and exact to the last bit far more often).
 #[inline]
 fn sum_slice<C: Ring>(x: &[C]) -> C {
     if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
-        // f32 sums accumulate in f64 (as `reduce_sum` does): as fast, and exact to the last bit far more often
-        let s =
-            if xf.len() < 32 { xf.iter().fold(0f64, |a, &v| a + v as f64) } else { crate::ops::reduce::sum_f32(xf) };
-        return (s as f32).cast_into::<C>();
-    }
-    crate::kernels::fast::simd(
-        #[inline(always)]
-        || sum_slice_loop(x),
-    )
-}
-
-/// Sum of a long slice: chunks summed in parallel (each with [`sum_slice`]), then in order.
-fn sum_slice_par<C: Ring>(x: &[C]) -> C {
-    const CHUNK: usize = 1 << 16;
-    if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
         return (crate::ops::reduce::sum_f32(xf) as f32).cast_into::<C>();
     }
-    if x.len() < 4 * CHUNK {
-        return sum_slice(x);
+    crate::kernels::fast::simd!(sum_slice_loop(x))
+}
+
+/// Sum of a long slice: chunks summed in parallel (each by four streams), then in order.
+fn sum_slice_par<C: Ring>(x: &[C]) -> C {
+    const CHUNK: usize = 1 << 16;
+    if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
+        return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
     use rayon::prelude::*;
     let parts: Vec<C> = x.par_chunks(CHUNK).map(sum_slice_streams).collect();
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
 }
 
-/// [`sum_slice`] reading four quarters of `x` side by side: four sequential
-/// streams keep more memory reads in flight than one (the hardware prefetcher
-/// follows each), which matters for sums that come from DRAM.
+/// [`sum_slice`] by [`crate::kernels::fast::four_streams`], for sums that come from DRAM.
 fn sum_slice_streams<C: Ring>(x: &[C]) -> C {
-    let q = x.len() / 32 * 8;
-    let (a, rest) = x.split_at(q);
-    let (b, rest) = rest.split_at(q);
-    let (c, rest) = rest.split_at(q);
-    let (d, tail) = rest.split_at(q);
-    let lanes = crate::kernels::fast::simd(
-        #[inline(always)]
-        || {
-            let mut acc = [[C::ZERO; 8]; 4];
-            for (((a, b), c), d) in
-                a.chunks_exact(8).zip(b.chunks_exact(8)).zip(c.chunks_exact(8)).zip(d.chunks_exact(8))
-            {
-                for i in 0..8 {
-                    acc[0][i] = acc[0][i].radd(a[i]);
-                    acc[1][i] = acc[1][i].radd(b[i]);
-                    acc[2][i] = acc[2][i].radd(c[i]);
-                    acc[3][i] = acc[3][i].radd(d[i]);
-                }
-            }
-            acc
-        },
-    );
-    let mut s = sum_slice(tail);
-    for stream in lanes {
-        for l in stream {
-            s = s.radd(l);
-        }
-    }
-    s
+    let (lanes, tail) = crate::kernels::fast::four_streams(x, C::ZERO, C::radd);
+    lanes.into_iter().flatten().fold(sum_slice(tail), C::radd)
 }
 
 #[inline(always)]
@@ -447,10 +409,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             let row = |(r, row): (usize, &mut [C])| {
                 let (bi, x) = (r / m, ad[r]);
                 let y = &bd[bi * n..bi * n + n];
-                crate::kernels::fast::simd(
-                    #[inline(always)]
-                    || row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),
-                );
+                crate::kernels::fast::simd!(row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),);
             };
             if out.len() >= 1 << 16 {
                 use rayon::prelude::*;

@@ -320,10 +320,7 @@ fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
 /// The inner loops; each arm is a simple loop the compiler vectorises.
 #[inline(always)]
 fn apply<R: Copy, O: Copy, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) {
-    fast::simd(
-        #[inline(always)]
-        || apply_loops(a, b, out, f),
-    )
+    fast::simd!(apply_loops(a, b, out, f),)
 }
 
 #[inline(always)]
@@ -354,14 +351,11 @@ where
     F: Fn(R) -> O + Sync,
 {
     unary_slices(a, out, |x: &[R], o: &mut [O]| {
-        fast::simd(
-            #[inline(always)]
-            || {
-                for (o, &x) in o.iter_mut().zip(x) {
-                    *o = f(x);
-                }
-            },
-        )
+        fast::simd!({
+            for (o, &x) in o.iter_mut().zip(x) {
+                *o = f(x);
+            }
+        },)
     })
 }
 

@@ -180,47 +180,38 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
             let mut r = r0;
             while r + 4 <= r1 {
                 let (a, b, c, d) = (seg(r), seg(r + 1), seg(r + 2), seg(r + 3));
-                crate::kernels::fast::simd(
-                    #[inline(always)]
-                    || {
-                        for ((((s, &a), &b), &c), &d) in sum.iter_mut().zip(a).zip(b).zip(c).zip(d) {
-                            *s = (((*s + a as f64) + b as f64) + c as f64) + d as f64;
-                        }
-                    },
-                );
+                crate::kernels::fast::simd!({
+                    for ((((s, &a), &b), &c), &d) in sum.iter_mut().zip(a).zip(b).zip(c).zip(d) {
+                        *s = (((*s + a as f64) + b as f64) + c as f64) + d as f64;
+                    }
+                },);
                 r += 4;
             }
             for r in r..r1 {
                 let a = seg(r);
-                crate::kernels::fast::simd(
-                    #[inline(always)]
-                    || {
-                        for (s, &v) in sum.iter_mut().zip(a) {
-                            *s += v as f64;
-                        }
-                    },
-                );
+                crate::kernels::fast::simd!({
+                    for (s, &v) in sum.iter_mut().zip(a) {
+                        *s += v as f64;
+                    }
+                },);
             }
         } else {
             for r in r0..r1 {
                 crate::element::convert_slice(segment(r), &mut row);
-                crate::kernels::fast::simd(
-                    #[inline(always)]
-                    || {
-                        if compensate {
-                            for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
-                                // Neumaier: the compensation keeps the bits lost in s + v
-                                let t = *s + v;
-                                *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
-                                *s = t;
-                            }
-                        } else {
-                            for (s, &v) in sum.iter_mut().zip(&row) {
-                                *s += v;
-                            }
+                crate::kernels::fast::simd!({
+                    if compensate {
+                        for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
+                            // Neumaier: the compensation keeps the bits lost in s + v
+                            let t = *s + v;
+                            *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
+                            *s = t;
                         }
-                    },
-                );
+                    } else {
+                        for (s, &v) in sum.iter_mut().zip(&row) {
+                            *s += v;
+                        }
+                    }
+                },);
             }
         }
         sum.into_iter().zip(comp).collect()
@@ -253,73 +244,41 @@ fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
     (t, c)
 }
 
-/// Plain f64 sums of four quarters of `xs`, read side by side (eight lanes per
-/// quarter), and the elements after them. Four sequential streams keep more
-/// memory reads in flight than one — on this project's Intel host a sum from
-/// DRAM runs twice as fast — and 32 independent lanes hide the add latency.
+/// Sum of a block, widened to f64, by [`crate::kernels::fast::four_streams`], the lanes
+/// then compensated into the state (short blocks, such as rows of a reduction over a
+/// small last axis, skip the 32 empty lanes).
 #[inline(always)]
-fn four_stream_lanes<T: Copy>(xs: &[T], widen: impl Fn(T) -> f64) -> ([[f64; 8]; 4], &[T]) {
-    let q = xs.len() / 32 * 8;
-    let (a, rest) = xs.split_at(q);
-    let (b, rest) = rest.split_at(q);
-    let (c, rest) = rest.split_at(q);
-    let (d, tail) = rest.split_at(q);
-    let lanes = crate::kernels::fast::simd(
-        #[inline(always)]
-        || {
-            let mut acc = [[0f64; 8]; 4];
-            for (((a, b), c), d) in
-                a.chunks_exact(8).zip(b.chunks_exact(8)).zip(c.chunks_exact(8)).zip(d.chunks_exact(8))
-            {
-                for i in 0..8 {
-                    acc[0][i] += widen(a[i]);
-                    acc[1][i] += widen(b[i]);
-                    acc[2][i] += widen(c[i]);
-                    acc[3][i] += widen(d[i]);
-                }
-            }
-            acc
-        },
-    );
-    (lanes, tail)
+fn widening_fold<T: Copy>(s: Kahan, xs: &[T], widen: impl Fn(T) -> f64) -> Kahan {
+    let (lanes, tail) = crate::kernels::fast::four_streams(xs, 0f64, |a, x| a + widen(x));
+    let mut s = s;
+    if tail.len() < xs.len() {
+        for l in lanes.into_iter().flatten() {
+            s = kahan_add(s, l);
+        }
+    }
+    for &x in tail {
+        s = kahan_add(s, widen(x));
+    }
+    s
 }
 
-/// Sum of a block by [`four_stream_lanes`], the lanes then compensated into the state.
 fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
-    let (lanes, tail) = four_stream_lanes(xs, |x| x);
-    let mut s = s;
-    if tail.len() < xs.len() {
-        for l in lanes.into_iter().flatten() {
-            s = kahan_add(s, l);
-        }
-    }
-    for &x in tail {
-        s = kahan_add(s, x);
-    }
-    s
+    widening_fold(s, xs, |x| x)
 }
 
-/// [`kahan_fold`] for f32 blocks (f16/bf16 arrive converted to f32): the lanes
-/// widen and add each element in one vectorised loop, with no f64 copy of the block.
+/// [`kahan_fold`] for f32 blocks (f16/bf16 arrive converted to f32), with no f64 copy of the block.
 fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
-    let (lanes, tail) = four_stream_lanes(xs, |x| x as f64);
-    let mut s = s;
-    if tail.len() < xs.len() {
-        // (short blocks, such as rows of a reduction over a small last axis, skip the 32 empty lanes)
-        for l in lanes.into_iter().flatten() {
-            s = kahan_add(s, l);
-        }
-    }
-    for &x in tail {
-        s = kahan_add(s, x as f64);
-    }
-    s
+    widening_fold(s, xs, |x| x as f64)
 }
 
 /// The sum of f32 values accumulated in f64 (compensated across blocks), split
 /// across threads when long: einsum's reductions of f32 use it.
 pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
     const SPLIT: usize = 1 << 16;
+    if xs.len() < 32 {
+        // a plain f64 loop: exact enough for so few terms, and no compensation to pay for per short row
+        return xs.iter().fold(0.0, |a, &x| a + x as f64);
+    }
     if xs.len() < 4 * SPLIT {
         return finish(narrow_fold((0.0, 0.0), xs));
     }

@@ -1,10 +1,11 @@
-//! Helpers shared by the conformance tests: golden-data loading and the
-//! mapping from the golden tables' kind names to lattice types.
+//! Helpers shared by the conformance tests: golden-data loading, the
+//! mapping from the golden tables' kind names to lattice types, and integer
+//! tensors built from (and read back as) i128 values.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-use lattensor::{DType, LatticeType, Scalar};
+use lattensor::{DType, Kind, LatticeType, Scalar, Tensor};
 use num_complex::Complex64;
 use serde_json::Value as Json;
 
@@ -54,4 +55,23 @@ pub fn safe_message_core(tf_error: &str) -> String {
     let start = mapped.find("implicit dtype promotion between").expect("not a SAFE promotion message");
     let end = mapped[start..].find(" is disallowed").expect("no 'is disallowed'") + start;
     mapped[start..end].to_string()
+}
+
+/// A rank-1 tensor of integer dtype `d` holding `vals` (each wrapped to `d`).
+pub fn int_tensor(vals: &[i128], d: DType) -> Tensor {
+    let t = if d.kind() == Kind::UInt {
+        Tensor::from_vec(vals.iter().map(|&x| x as u64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
+    } else {
+        Tensor::from_vec(vals.iter().map(|&x| x as i64).collect::<Vec<_>>(), &[vals.len()]).unwrap()
+    };
+    t.cast(d).unwrap()
+}
+
+/// The elements of an integer tensor as i128.
+pub fn ints_of(t: &Tensor) -> Vec<i128> {
+    if t.dtype().kind() == Kind::UInt {
+        t.to_vec::<u64>().unwrap().into_iter().map(i128::from).collect()
+    } else {
+        t.to_vec::<i64>().unwrap().into_iter().map(i128::from).collect()
+    }
 }
