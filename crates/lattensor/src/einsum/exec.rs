@@ -327,6 +327,12 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                     par,
                 );
             }
+            // The gemm crate's complex kernels return -0 real parts for sums of
+            // zero products (0·0 − 0·0); a sum started at +0, as NumPy's and
+            // BLAS's are, never ends at -0. Adding +0 gives exactly that result.
+            if matches!(C::DTYPE, DType::C64 | DType::C128) {
+                dst.iter_mut().for_each(|x| *x = x.radd(C::ZERO));
+            }
         };
         if batch_parallel {
             use rayon::prelude::*;
@@ -557,5 +563,26 @@ mod tests {
         let f32s: Vec<f32> = floats.iter().map(|&x| x as f32).collect();
         assert_eq!(sum_slice_par(&f32s), exact as f32);
         assert_eq!(sum_slice(&f32s[..1000]), floats[..1000].iter().sum::<f64>() as f32);
+    }
+
+    #[test]
+    fn complex_products_of_zeros_are_positive_zero() {
+        use num_complex::{Complex32, Complex64};
+        fn signs<C: Element>(m: usize, k: usize, n: usize) -> usize {
+            let a = Tensor::zeros(&[m, k], C::DTYPE).unwrap();
+            let b = Tensor::zeros(&[k, n], C::DTYPE).unwrap();
+            let b_rev = b.slice(&[crate::SliceArg::stepped(None, None, -1), crate::SliceArg::FULL]).unwrap();
+            [&b, &b_rev]
+                .iter()
+                .map(|b| {
+                    let r = crate::einsum::einsum("ij,jk->ik", &[&a, b]).unwrap().to_vec::<Complex64>().unwrap();
+                    r.iter().filter(|c| c.re.is_sign_negative() || c.im.is_sign_negative()).count()
+                })
+                .sum()
+        }
+        for (m, k, n) in [(1, 3, 1), (4, 3, 4), (40, 64, 40)] {
+            assert_eq!(signs::<Complex32>(m, k, n), 0, "c64 {m}x{k}x{n}");
+            assert_eq!(signs::<Complex64>(m, k, n), 0, "c128 {m}x{k}x{n}");
+        }
     }
 }
