@@ -226,7 +226,8 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let panels_m = m.div_ceil(MR);
     let threads = if parallel { rayon::current_num_threads().max(1) } else { 1 };
     // bands of whole micro-panels, two per thread so that rayon can balance them
-    let bands = panels_m.min(2 * threads);
+    // (one band when single-threaded: the caller may be one of many parallel products)
+    let bands = if parallel { panels_m.min(2 * threads) } else { 1 };
     let band_rows = panels_m.div_ceil(bands) * MR;
     let c_addr = c as usize;
     // all of B, packed once into NR-column panels that run over the whole depth:
