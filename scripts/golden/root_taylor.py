@@ -13,16 +13,9 @@ def emit(x0, coeffs):
 r=bis(ei, mpf('0.3'), mpf('0.45'))
 print("/// Root of Ei as (hi, lo) and Taylor coefficients c1, c2, … about it (generated with mpmath).")
 print("const EI_ROOT: (f64, f64, &[f64]) = %s;" % emit(r, taylor(ei, r, 30)[1:]))
-ps=[];ls=[]
+ps=[]
 for n in range(0,6):
     m=bis(digamma, mpf(-n-1)+mpf('1e-40'), mpf(-n)-mpf('1e-40'))
     ps.append(emit(m,[psi(k,m)/mp.factorial(k) for k in range(1,31)]))
-    f=lambda x: log(fabs(gamma(x)))
-    if n>=2 and f(m)<0:
-        for a,b in [(mpf(-n-1)+mpf('1e-40'),m),(m,mpf(-n)-mpf('1e-40'))]:
-            r=bis(f,a,b)
-            ls.append(emit(r,[psi(k-1,r)/mp.factorial(k) for k in range(1,26)]))
 print("/// Negative roots of ψ as (hi, lo) and Taylor coefficients c1, c2, … (generated with mpmath).")
 print("const PSI_NEG_ROOTS: [(f64, f64, &[f64]); %d] = [\n%s,\n];" % (len(ps), ",\n".join(ps)))
-print("/// Negative roots of log|Γ| as (hi, lo) and Taylor coefficients c1, c2, … (generated with mpmath).")
-print("const LGAMMA_NEG_ROOTS: [(f64, f64, &[f64]); %d] = [\n%s,\n];" % (len(ls), ",\n".join(ls)))

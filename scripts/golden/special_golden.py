@@ -154,10 +154,46 @@ def zeros_near(kind, n, ks):
     for k in ks:
         z = float(f(n, k))
         out += [z, z * (1 + 1e-6), z * (1 - 1e-6)]
+        if z > 100:
+            out += [math.nextafter(z, 0), math.nextafter(z, math.inf), z * (1 + 1e-12)]
     return out
 
 
 ZK = [13, 20, 25, 31]
+# zeros above 100 (the modulus/phase path, up to 2^20): J0's 10^5-th zero is ~314158
+ZK_BIG = [32, 33, 77, 318, 1000, 10000, 100000]
+
+
+def lgamma_roots(kmin, kmax):
+    """The roots of log|Γ| in (-kmax-1, -kmin) rounded to f64, their neighbours, and
+    points 1e-9 and 1e-6 (relative to the distance to the nearest pole) to either side."""
+    f = lambda t: mp.log(abs(mp.gamma(t)))
+    out = []
+    with mp.workdps(90):
+        _lgamma_roots(f, kmin, kmax, out)
+    return [x for x in out if x != round(x)]
+
+
+def _lgamma_roots(f, kmin, kmax, out):
+    for k in range(kmin, kmax + 1):
+        lo, hi = mpf(-k - 1), mpf(-k)
+        if f(lo + mpf(0.5)) >= 0:
+            continue
+        for a, b in [(lo + mpf(10) ** -60, lo + mpf(0.5)), (lo + mpf(0.5), hi - mpf(10) ** -60)]:
+            fa = f(a)
+            for _ in range(220):
+                m = (a + b) / 2
+                if (f(m) < 0) == (fa < 0):
+                    a = m
+                else:
+                    b = m
+            r = float((a + b) / 2)
+            d = abs(r - round(r))
+            if d == 0:
+                continue
+            out += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf), r + 1e-9 * d, r - 1e-9 * d, r + 1e-6 * d, r - 1e-6 * d]
+
+
 FUNCS = {
     "erf": pts(sweep(-6, 6, 200), [0.5, 0.84375, 1.25, 2.857, 5.9, 6.0, 26.0, 1e10]),
     "erfc": pts(sweep(-6, 27.3, 250), [26.5, 27.0, 27.2, 27.22, 1e3, -30]),
@@ -166,7 +202,7 @@ FUNCS = {
     "ndtri": pts(sweep(0, 1, 150), sweep(1e-300, 1e-3, 40, log=True), [0.5, 0.975, 1 - 1e-10, 1.0, 1.5]),
     "lgamma": pts(sweep(-10, 30, 250), sweep(1e-5, 1e300, 30, log=True),
                   [1.0, 2.0, 0.999999, 1.000001, 1.999999, 2.000001, -2.5, -2.4570247382208006, -2.7476826467274127,
-                   -1.5, -0.5, -1.0, -2.0, -100.5, 1e305]),
+                   -1.5, -0.5, -1.0, -2.0, -100.5, 1e305], sweep(-40, -10, 60), lgamma_roots(2, 20)),
     "digamma": pts(sweep(-10, 30, 250), sweep(1e-5, 1e300, 30, log=True),
                    [1.4616321449683622, 1.4616321449683624, 1.46163214496836, -0.5040830082644554,
                     -1.5734984731623507, -2.6107208684441446, -1.0 + 1e-10, -1 - 1e-10, -3 + 2**-40, -50.5, -1e10 + 0.5]),
@@ -185,13 +221,13 @@ FUNCS = {
     "bessel_k1": pts(sweep(0, 30, 200), sweep(30, 800, 30), [1e-5, 2.0, 700, 705, -1.0]),
     "bessel_k1e": pts(sweep(0, 30, 200), sweep(30, 1e300, 30, log=True), [-1.0]),
     "bessel_j0": pts(sweep(-40, 40, 250), [2.404825557695773, 5.520078110286311, 8.653727912911013, 1e3, 1e5, 1e10,
-                                           1e15, 1e20, 1e100, 1e300], zeros_near("j", 0, ZK)),
+                                           1e15, 1e20, 1e100, 1e300], zeros_near("j", 0, ZK + ZK_BIG)),
     "bessel_j1": pts(sweep(-40, 40, 250), [3.8317059702075125, 7.015586669815619, 1e3, 1e5, 1e10, 1e15, 1e20,
-                                           1e100, 1e300], zeros_near("j", 1, ZK)),
+                                           1e100, 1e300], zeros_near("j", 1, ZK + ZK_BIG)),
     "bessel_y0": pts(sweep(0, 40, 200), [0.8935769662791675, 3.957678419314858, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0], zeros_near("y", 0, ZK)),
+                                         1e300, -1.0], zeros_near("y", 0, ZK + ZK_BIG)),
     "bessel_y1": pts(sweep(0, 40, 200), [2.197141326031017, 5.429681040794135, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0], zeros_near("y", 1, ZK)),
+                                         1e300, -1.0], zeros_near("y", 1, ZK + ZK_BIG)),
 }
 
 
@@ -224,7 +260,11 @@ def ref_pair(name, x):
 
 def main():
     only = sys.argv[1:]
+    path = os.path.join(os.path.dirname(__file__), "../../crates/lattensor/tests/data/special_golden.json")
     out = {}
+    if only:  # regenerate the named functions, keep the others
+        with open(path) as f:
+            out = json.load(f)
     for name, xs in FUNCS.items():
         if only and name not in only:
             continue
@@ -235,7 +275,6 @@ def main():
         refs = [ref_pair(name, x) for x in xs]
         out[name] = {"x": [enc(x) for x in xs], "ref": refs, "scipy": [enc(v) for v in spv], "tf": [enc(v) for v in tfv]}
         print(name, len(xs), file=sys.stderr)
-    path = os.path.join(os.path.dirname(__file__), "../../crates/lattensor/tests/data/special_golden.json")
     with open(path, "w") as f:
         json.dump(out, f, separators=(",", ":"))
 

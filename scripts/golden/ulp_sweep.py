@@ -1,0 +1,77 @@
+"""Dense accuracy sweeps near the hard points of lgamma and J0/J1/Y0/Y1, against mpmath
+(and SciPy for contrast). Needs mpmath and scipy; builds nothing itself:
+    cargo build --release --example special_eval
+    python scripts/golden/ulp_sweep.py
+Prints the number of points and the worst errors in ulps per function."""
+import math, random, struct, subprocess, sys
+import os
+from mpmath import mp, mpf, digamma, besselj, bessely, log, fabs, gamma, besseljzero, besselyzero
+
+import scipy.special as sc
+EXE = os.path.join(os.path.dirname(__file__), '../../target/release/examples/special_eval')
+mp.dps = 60
+def b2f(h): return struct.unpack('<d', bytes.fromhex(h)[::-1])[0]
+def f2h(x): return struct.pack('>d', x).hex()
+def ulp_err(got, want):
+    import math
+    if math.isinf(got) or math.isnan(got): return float('inf')
+    w = float(want)
+    if w == 0: return abs(got)/5e-324
+    u = math.ulp(w)
+    return float(abs(mpf(got) - want) / u)
+REF = {'lgamma': lambda x: log(fabs(gamma(x))), 'digamma': digamma,
+       'j0': lambda x: besselj(0, x), 'j1': lambda x: besselj(1, x), 'y0': lambda x: bessely(0, x), 'y1': lambda x: bessely(1, x)}
+def run(name, xs, exe):
+    inp = "".join(f"{name} {f2h(x)}\n" for x in xs)
+    out = subprocess.run([exe], input=inp, capture_output=True, text=True).stdout.split()
+    errs = [(ulp_err(b2f(o), REF[name](mpf(x))), x) for o, x in zip(out, xs)]
+    errs.sort(reverse=True)
+    return errs
+random.seed(1)
+f = lambda x: log(fabs(gamma(x)))
+def bis(a, b):
+    fa = f(a)
+    for _ in range(200):
+        m = (a+b)/2; fm = f(m)
+        if (fm < 0) == (fa < 0): a, fa = m, fm
+        else: b = m
+    return (a+b)/2
+xs = []
+for n in range(2, 40):
+    lo, hi = mpf(-n-1), mpf(-n)
+    # min of |gamma| in the interval: sample
+    mid = lo + mpf(0.5)
+    for _ in range(30): xs.append(float(lo + mpf(random.random())))
+    if f(mid) < 0:
+        for a, b in [(lo + mpf(10)**-50, mid), (mid, hi - mpf(10)**-50)]:
+            try:
+                r = bis(a, b)
+            except Exception: continue
+            x0 = float(r)
+            if x0 == float(-n) or x0 == float(-n-1): continue
+            xs.append(x0)
+            for d in range(1, 4):
+                xs.append(math.nextafter(x0, 0) if d==1 else x0 + d*math.ulp(x0))
+                xs.append(x0 - d*math.ulp(x0))
+            for e in [1e-12, 1e-9, 1e-6]:
+                xs.append(x0 + e*abs(float(r + n))); xs.append(x0 - e*abs(float(r+n)))
+xs = [x for x in xs if x != round(x)]
+errs = run('lgamma', xs, EXE)
+print(len(xs), "points; worst:", [(round(e,2), x) for e, x in errs[:8]])
+bad = sorted(((ulp_err(float(sc.gammaln(x)), f(mpf(x))), x) for x in xs), reverse=True)[:3]
+print("scipy gammaln worst:", bad)
+
+random.seed(2)
+mp.dps = 60
+for name, nu, zf, spf in [('j0',0,besseljzero,sc.j0),('j1',1,besseljzero,sc.j1),('y0',0,besselyzero,sc.y0),('y1',1,besselyzero,sc.y1)]:
+    xs = []
+    for k in [31, 32, 33, 34, 40, 77, 100, 318, 1000, 3000, 10000, 33000, 100000, 300000]:
+        z = zf(nu, k); x0 = float(z)
+        xs += [x0, math.nextafter(x0, 0), math.nextafter(x0, 1e300), x0*(1+1e-6), x0*(1-1e-6), x0 + 1e-9*x0, x0 + 0.1, x0 - 0.2]
+    xs += [random.uniform(100, 1000) for _ in range(150)] + [math.exp(random.uniform(math.log(100), math.log(1.04e6))) for _ in range(150)]
+    xs += [100.0, 100.00000000000001, 1048575.9999999999, 1048576.0, 2e6]
+    xs = [x for x in xs if x > 99]
+    with mp.workdps(80):
+        errs = run(name, xs, EXE)
+    sp = sorted(((ulp_err(float(spf(x)), REF[name](mpf(x))), x) for x in xs), reverse=True)[:1]
+    print(name, len(xs), "worst:", [(round(e,2), x) for e, x in errs[:4]], " scipy worst:", [(f"{e:.3g}", x) for e, x in sp])
