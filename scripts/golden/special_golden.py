@@ -174,6 +174,24 @@ def lgamma_roots(kmin, kmax):
     return [x for x in out if x != round(x)]
 
 
+def digamma_roots(ks):
+    """The root of ψ in (-k-1, -k) for each k, rounded to f64, its neighbours and points 1e-9 away."""
+    out = []
+    with mp.workdps(60):
+        for k in ks:
+            a, b = mpf(-k - 1) + mpf(10) ** -40, mpf(-k) - mpf(10) ** -40
+            fa = mp.digamma(a)
+            for _ in range(200):
+                m = (a + b) / 2
+                if (mp.digamma(m) < 0) == (fa < 0):
+                    a = m
+                else:
+                    b = m
+            r = float((a + b) / 2)
+            out += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf), r + 1e-9, r - 1e-9]
+    return [x for x in out if x != round(x)]
+
+
 def _lgamma_roots(f, kmin, kmax, out):
     for k in range(kmin, kmax + 1):
         lo, hi = mpf(-k - 1), mpf(-k)
@@ -205,7 +223,8 @@ FUNCS = {
                    -1.5, -0.5, -1.0, -2.0, -100.5, 1e305], sweep(-40, -10, 60), lgamma_roots(2, 20)),
     "digamma": pts(sweep(-10, 30, 250), sweep(1e-5, 1e300, 30, log=True),
                    [1.4616321449683622, 1.4616321449683624, 1.46163214496836, -0.5040830082644554,
-                    -1.5734984731623507, -2.6107208684441446, -1.0 + 1e-10, -1 - 1e-10, -3 + 2**-40, -50.5, -1e10 + 0.5]),
+                    -1.5734984731623507, -2.6107208684441446, -1.0 + 1e-10, -1 - 1e-10, -3 + 2**-40, -50.5, -1e10 + 0.5], sweep(-60, -6, 80),
+                   digamma_roots([6, 7, 10, 14, 20, 29, 30, 31, 45, 100, 1000, 12345, 10**6, 10**9])),
     "expint": pts(sweep(-50, 50, 250), sweep(1e-5, 709, 30, log=True),
                   [0.37250741078136663, 0.3725074107813666, 0.37250741078136667, -700, -745, 710, 720, -1e3]),
     "dawsn": pts(sweep(-15, 15, 250), sweep(1e-5, 1e300, 40, log=True), [0.92413887300459, 2.0, 5.0, 10.0]),

@@ -1,4 +1,4 @@
-"""Dense accuracy sweeps near the hard points of lgamma and J0/J1/Y0/Y1, against mpmath
+"""Dense accuracy sweeps near the hard points of lgamma, digamma (x < -6) and J0/J1/Y0/Y1, against mpmath
 (and SciPy for contrast). Needs mpmath and scipy; builds nothing itself:
     cargo build --release --example special_eval
     python scripts/golden/ulp_sweep.py
@@ -75,3 +75,25 @@ for name, nu, zf, spf in [('j0',0,besseljzero,sc.j0),('j1',1,besseljzero,sc.j1),
         errs = run(name, xs, EXE)
     sp = sorted(((ulp_err(float(spf(x)), REF[name](mpf(x))), x) for x in xs), reverse=True)[:1]
     print(name, len(xs), "worst:", [(round(e,2), x) for e, x in errs[:4]], " scipy worst:", [(f"{e:.3g}", x) for e, x in sp])
+from mpmath import digamma as dg
+random.seed(3)
+mp.dps = 60
+def root(k):
+    a, b = mpf(-k-1) + mpf(10)**-40, mpf(-k) - mpf(10)**-40
+    fa = dg(a)
+    for _ in range(200):
+        m = (a+b)/2; fm = dg(m)
+        if (fm < 0) == (fa < 0): a, fa = m, fm
+        else: b = m
+    return (a+b)/2
+xs = []
+for k in list(range(6, 41)) + [57, 100, 1000, 12345, 10**6, 10**9]:
+    r = float(root(k))
+    xs += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf), r + 1e-9, r - 1e-9, r + 1e-4, r - 1e-3]
+    xs += [-k - random.random() for _ in range(10)]
+xs += [-6.0000001, -6.5, -29.9, -30.5, -1e12 - 0.25]
+xs = [x for x in xs if x != round(x)]
+errs = run('digamma', xs, EXE)
+print(len(xs), "points; worst:", [(round(e,2), x) for e, x in errs[:6]])
+sp = sorted(((ulp_err(float(sc.psi(x)), dg(mpf(x))), x) for x in xs), reverse=True)[:2]
+print("scipy worst:", [(f"{e:.3g}", x) for e, x in sp])

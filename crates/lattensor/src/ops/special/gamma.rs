@@ -1,7 +1,6 @@
 //! `lgamma` and `digamma`.
 
 use super::dd::{Dd, two_sum};
-use std::f64::consts::PI;
 
 /// `log|Γ(x)|`; `+inf` at the poles (0 and negative integers) and at `±inf`.
 pub fn lgamma(x: f64) -> f64 {
@@ -445,22 +444,63 @@ pub fn digamma(x: f64) -> f64 {
         }
         return psi_12(f, 0.0) + s;
     }
-    if x > -30.0 {
-        // upward recurrence to [1, 2], with x + m kept as a double-double
-        let m = 1.0 - x.floor();
-        let (h, l) = two_sum(x, m);
-        let mut s = 0.0;
-        let mut k = m - 1.0;
-        while k >= 0.0 {
-            s += 1.0 / (x + k);
-            k -= 1.0;
-        }
-        return psi_12(h, l) - s;
+    if x < -6.0 {
+        return digamma_negative(x);
     }
-    // reflection: ψ(x) = ψ(1 - x) - π cot(πx), with the fraction taken exactly
-    let r = x - x.round();
-    let cot = (PI * r).cos() / (PI * r).sin();
-    digamma(1.0 - x) - PI * cot
+    // -6 ≤ x < 1: upward recurrence to [1, 2], with x + m kept as a double-double
+    let m = 1.0 - x.floor();
+    let (h, l) = two_sum(x, m);
+    let mut s = 0.0;
+    let mut k = m - 1.0;
+    while k >= 0.0 {
+        s += 1.0 / (x + k);
+        k -= 1.0;
+    }
+    psi_12(h, l) - s
+}
+
+include!("digamma_dd.rs");
+
+/// `ψ(x)` for `x < −6`, not an integer, in double-double: `ψ(x) = ψ(1 − x) − π·cot(πz)`
+/// with `z = x − round(x)` exact.
+///
+/// Every interval (−k−1, −k) holds a root, where the two terms cancel; computing both to
+/// ~2⁻¹⁰⁰ keeps the difference's relative accuracy there. `ψ(y)`, `y = 1 − x` (a
+/// double-double, as `1 − x` may not be a double): upward recurrence to y ≥ 30, then the
+/// asymptotic series (13 terms, truncation below 1e-34). `π·cot(πz)`: the partial fractions
+/// `1/z − 2z/(1 − z²) − 2z/(4 − z²)` plus a series in z² that gains a factor 9 per term.
+fn digamma_negative(x: f64) -> f64 {
+    let z = x - x.round();
+    let (yh, yl) = two_sum(1.0, -x);
+    let mut y = Dd(yh, yl);
+    let mut shift = Dd(0.0, 0.0); // Σ 1/(y + i) over the recurrence steps
+    while y.0 < 30.0 {
+        shift = shift.add(Dd(1.0, 0.0).div(y));
+        y = y.add(Dd(1.0, 0.0));
+    }
+    let inv = Dd(1.0, 0.0).div(y);
+    let w = inv.mul(inv);
+    let mut series = Dd(0.0, 0.0);
+    for &(hi, lo) in PSI_ASYM_DD.iter().rev() {
+        series = series.add(Dd(hi, lo)).mul(w);
+    }
+    let psi_y = y.ln().add(inv.mul_f(-0.5)).add(series.neg()).add(shift.neg());
+    // π·cot(πz)
+    let zz = {
+        let (h, l) = super::dd::two_prod(z, z);
+        Dd(h, l)
+    };
+    let mut c = Dd(0.0, 0.0);
+    for &(hi, lo) in COT_DD.iter().rev() {
+        c = c.mul(zz).add(Dd(hi, lo));
+    }
+    let zd = Dd(z, 0.0);
+    let pi_cot = Dd(1.0, 0.0)
+        .div(zd)
+        .add(zd.mul_f(-2.0).div(Dd(1.0, 0.0).add(zz.neg())))
+        .add(zd.mul_f(-2.0).div(Dd(4.0, 0.0).add(zz.neg())))
+        .add(c.mul(zd).mul_f(-2.0));
+    psi_y.add(pi_cot.neg()).to_f64()
 }
 
 /// Tensor-level functions.
