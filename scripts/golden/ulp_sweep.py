@@ -27,15 +27,22 @@ def run(name, xs, exe):
     errs = [(ulp_err(b2f(o), REF[name](mpf(x))), x) for o, x in zip(out, xs)]
     errs.sort(reverse=True)
     return errs
+def bisect(fn, a, b):
+    """A root of fn in (a, b), where fn changes sign, by 200 halvings."""
+    fa = fn(a)
+    for _ in range(200):
+        m = (a + b) / 2
+        fm = fn(m)
+        if (fm < 0) == (fa < 0):
+            a, fa = m, fm
+        else:
+            b = m
+    return (a + b) / 2
+
+
 random.seed(1)
 f = lambda x: log(fabs(gamma(x)))
-def bis(a, b):
-    fa = f(a)
-    for _ in range(200):
-        m = (a+b)/2; fm = f(m)
-        if (fm < 0) == (fa < 0): a, fa = m, fm
-        else: b = m
-    return (a+b)/2
+bis = lambda a, b: bisect(f, a, b)
 xs = []
 for n in range(2, 40):
     lo, hi = mpf(-n-1), mpf(-n)
@@ -79,13 +86,7 @@ from mpmath import digamma as dg
 random.seed(3)
 mp.dps = 60
 def root(k):
-    a, b = mpf(-k-1) + mpf(10)**-40, mpf(-k) - mpf(10)**-40
-    fa = dg(a)
-    for _ in range(200):
-        m = (a+b)/2; fm = dg(m)
-        if (fm < 0) == (fa < 0): a, fa = m, fm
-        else: b = m
-    return (a+b)/2
+    return bisect(dg, mpf(-k-1) + mpf(10)**-40, mpf(-k) - mpf(10)**-40)
 xs = []
 for k in list(range(6, 41)) + [57, 100, 1000, 12345, 10**6, 10**9]:
     r = float(root(k))
