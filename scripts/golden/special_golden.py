@@ -164,13 +164,34 @@ ZK = [13, 20, 25, 31]
 ZK_BIG = [32, 33, 77, 318, 1000, 10000, 100000]
 
 
+def bisect(fn, a, b, steps):
+    """A root of fn in (a, b), where fn changes sign, by `steps` halvings."""
+    fa = fn(a)
+    for _ in range(steps):
+        m = (a + b) / 2
+        if (fn(m) < 0) == (fa < 0):
+            a = m
+        else:
+            b = m
+    return (a + b) / 2
+
+
 def lgamma_roots(kmin, kmax):
     """The roots of log|Γ| in (-kmax-1, -kmin) rounded to f64, their neighbours, and
     points 1e-9 and 1e-6 (relative to the distance to the nearest pole) to either side."""
     f = lambda t: mp.log(abs(mp.gamma(t)))
     out = []
     with mp.workdps(90):
-        _lgamma_roots(f, kmin, kmax, out)
+        for k in range(kmin, kmax + 1):
+            lo, mid, hi = mpf(-k - 1), mpf(-k - 1) + mpf(0.5), mpf(-k)
+            if f(mid) >= 0:
+                continue  # |Γ| > 1 on the whole interval: no roots
+            for a, b in [(lo + mpf(10) ** -60, mid), (mid, hi - mpf(10) ** -60)]:
+                r = float(bisect(f, a, b, 220))
+                d = abs(r - round(r))
+                if d != 0:
+                    out += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf),
+                            r + 1e-9 * d, r - 1e-9 * d, r + 1e-6 * d, r - 1e-6 * d]
     return [x for x in out if x != round(x)]
 
 
@@ -179,37 +200,9 @@ def digamma_roots(ks):
     out = []
     with mp.workdps(60):
         for k in ks:
-            a, b = mpf(-k - 1) + mpf(10) ** -40, mpf(-k) - mpf(10) ** -40
-            fa = mp.digamma(a)
-            for _ in range(200):
-                m = (a + b) / 2
-                if (mp.digamma(m) < 0) == (fa < 0):
-                    a = m
-                else:
-                    b = m
-            r = float((a + b) / 2)
+            r = float(bisect(mp.digamma, mpf(-k - 1) + mpf(10) ** -40, mpf(-k) - mpf(10) ** -40, 200))
             out += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf), r + 1e-9, r - 1e-9]
     return [x for x in out if x != round(x)]
-
-
-def _lgamma_roots(f, kmin, kmax, out):
-    for k in range(kmin, kmax + 1):
-        lo, hi = mpf(-k - 1), mpf(-k)
-        if f(lo + mpf(0.5)) >= 0:
-            continue
-        for a, b in [(lo + mpf(10) ** -60, lo + mpf(0.5)), (lo + mpf(0.5), hi - mpf(10) ** -60)]:
-            fa = f(a)
-            for _ in range(220):
-                m = (a + b) / 2
-                if (f(m) < 0) == (fa < 0):
-                    a = m
-                else:
-                    b = m
-            r = float((a + b) / 2)
-            d = abs(r - round(r))
-            if d == 0:
-                continue
-            out += [r, math.nextafter(r, 0), math.nextafter(r, -math.inf), r + 1e-9 * d, r - 1e-9 * d, r + 1e-6 * d, r - 1e-6 * d]
 
 
 FUNCS = {

@@ -287,32 +287,29 @@ fn near_zero(x: f64, zeros: &[(f64, f64, &[f64])]) -> Option<f64> {
     None
 }
 
+/// `J_ν` or `Y_ν` at `x ≥ 0` (finite): the modulus/phase form above 100, the Taylor table
+/// `zeros` within 0.15 of a zero below 100, the `libm` kernel elsewhere.
+fn oscillating(x: f64, nu: usize, first_kind: bool, zeros: &[(f64, f64, &[f64])], kernel: fn(f64) -> f64) -> f64 {
+    if x > ASYM_MIN && x < ASYM_MAX {
+        return modulus_phase(x, nu, first_kind);
+    }
+    near_zero(x, zeros).unwrap_or_else(|| kernel(x))
+}
+
 /// Bessel function of the first kind `J0` (`J0(±inf) = 0`).
 pub fn j0(x: f64) -> f64 {
     if x.is_infinite() {
         return 0.0;
     }
-    if x.abs() > ASYM_MIN && x.abs() < ASYM_MAX {
-        return modulus_phase(x.abs(), 0, true);
-    }
-    if let Some(v) = near_zero(x.abs(), &J0_ZEROS) {
-        return v;
-    }
-    libm::j0(x)
+    oscillating(x.abs(), 0, true, &J0_ZEROS, libm::j0)
 }
 /// Bessel function of the first kind `J1` (odd; `J1(±inf) = 0`).
 pub fn j1(x: f64) -> f64 {
     if x.is_infinite() {
         return 0.0;
     }
-    if x.abs() > ASYM_MIN && x.abs() < ASYM_MAX {
-        let v = modulus_phase(x.abs(), 1, true);
-        return if x < 0.0 { -v } else { v };
-    }
-    if let Some(v) = near_zero(x.abs(), &J1_ZEROS) {
-        return if x < 0.0 { -v } else { v };
-    }
-    libm::j1(x)
+    let v = oscillating(x.abs(), 1, true, &J1_ZEROS, libm::j1);
+    if x < 0.0 { -v } else { v }
 }
 /// Bessel function of the second kind `Y0` (`Y0(0) = -inf`, negative → NaN).
 pub fn y0(x: f64) -> f64 {
@@ -322,13 +319,7 @@ pub fn y0(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    if x > ASYM_MIN && x < ASYM_MAX {
-        return modulus_phase(x, 0, false);
-    }
-    if let Some(v) = near_zero(x, &Y0_ZEROS) {
-        return v;
-    }
-    libm::y0(x)
+    oscillating(x, 0, false, &Y0_ZEROS, libm::y0)
 }
 /// Bessel function of the second kind `Y1` (`Y1(0) = -inf`, negative → NaN).
 pub fn y1(x: f64) -> f64 {
@@ -338,13 +329,7 @@ pub fn y1(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    if x > ASYM_MIN && x < ASYM_MAX {
-        return modulus_phase(x, 1, false);
-    }
-    if let Some(v) = near_zero(x, &Y1_ZEROS) {
-        return v;
-    }
-    libm::y1(x)
+    oscillating(x, 1, false, &Y1_ZEROS, libm::y1)
 }
 
 /// Tensor-level functions.

@@ -63,12 +63,10 @@ impl Dd {
     /// `m ∈ [√½, √2]`, `ln m = 2·atanh(s)`, `s = (m − 1)/(m + 1)` (|s| ≤ 0.172), by its series.
     pub(crate) fn ln(self) -> Dd {
         const LN2: Dd = Dd(std::f64::consts::LN_2, 2.319_046_813_846_299_6e-17);
-        let (mut m, mut e) = (self, 0i32);
-        // scale by exact powers of two
-        let ex = self.0.abs().log2().floor() as i32;
-        let scale = f64::powi(2.0, -ex);
-        m = Dd(m.0 * scale, m.1 * scale);
-        e += ex;
+        // scale by an exact power of two into [1, 2), then into [√½, √2]
+        let mut e = self.0.log2().floor() as i32;
+        let scale = f64::powi(2.0, -e);
+        let mut m = Dd(self.0 * scale, self.1 * scale);
         if m.0 > std::f64::consts::SQRT_2 {
             m = Dd(m.0 * 0.5, m.1 * 0.5);
             e += 1;
