@@ -164,6 +164,52 @@ ZK = [13, 20, 25, 31]
 ZK_BIG = [32, 33, 77, 318, 1000, 10000, 100000]
 
 
+def zeros_at(kind, n, xs):
+    """For each target x, the zero of J_n or Y_n nearest to it (via mpmath's findroot from
+    McMahon's estimate), rounded to f64, with its neighbouring doubles and points 1e-12 away.
+    Above 2^20 these test the Payne-Hanek reduction: the double nearest a zero lies about
+    ulp(x)/2 from it, so the value cancels to that scale."""
+    f = mp.besselj if kind == "j" else mp.bessely
+    # zeros of J_n: x - (2n+1)pi/4 - pi/2 = k*pi ; of Y_n: x - (2n+1)pi/4 = k*pi (leading order)
+    shift = (2 * n + 1) * mp.pi / 4 + (mp.pi / 2 if kind == "j" else 0)
+    out = []
+    for x in xs:
+        with mp.workdps(60 + int(math.log10(x))):
+            k = mp.nint((mpf(x) - shift) / mp.pi)
+            z0 = k * mp.pi + shift
+            z = mp.findroot(lambda t: f(n, t), z0)
+            zf = float(z)
+        out += [zf, math.nextafter(zf, 0), math.nextafter(zf, math.inf), zf * (1 + 1e-12), zf * (1 - 1e-12)]
+    return out
+
+
+def near_odd_quarter_turns(exponent, count):
+    """Doubles x = M*2^exponent (M from 2^52 on, `count` of them) whose x*4/pi lies nearest to an
+    odd integer: where J0, J1, Y0 and Y1 are near their zeros (phi(x) is negligible this large), so
+    their values are tiny and an argument reduction short of ~2^-100 absolute would show."""
+    with mp.workdps(500):
+        prec = 1400
+        alpha = int(mp.floor(4 / mp.pi * mpf(2) ** prec))
+    mod = 1 << (prec + 1)  # x*4/pi mod 2, scaled by 2^prec
+    step = (alpha << exponent) % mod if exponent >= 0 else None
+    m0 = 1 << 52
+    r = (m0 * step) % mod
+    one, best = 1 << prec, []
+    for i in range(count):
+        d = abs(r - one)  # distance to the odd integer 1 (mod 2)
+        best.append((d, m0 + i))
+        r = (r + step) % mod
+    best.sort()
+    return [float(mpf(m) * mpf(2) ** exponent) for _, m in best[:3]]
+
+
+# zeros above 2^20 (the Payne-Hanek reduction): the nearest double to each is ~ulp/2 away
+ZX_HUGE = [2.0**21 + 0.3, 1e7, 2.0**26, 1e9, 1e11, 1e13, 1e15]
+# doubles near odd multiples of pi/4 at large exponents (search over 2^16 mantissas each)
+NEAR_ODD = [x for e in (8, 150, 650, 970) for x in near_odd_quarter_turns(e, 1 << 16)]
+HUGE_SWEEP = sweep(1e6, 1.7e308, 40, log=True) + [6381956970095103.0 * 2.0**797, 1.7976931348623157e308]
+
+
 def bisect(fn, a, b, steps):
     """A root of fn in (a, b), where fn changes sign, by `steps` halvings."""
     fa = fn(a)
@@ -233,13 +279,17 @@ FUNCS = {
     "bessel_k1": pts(sweep(0, 30, 200), sweep(30, 800, 30), [1e-5, 2.0, 700, 705, -1.0]),
     "bessel_k1e": pts(sweep(0, 30, 200), sweep(30, 1e300, 30, log=True), [-1.0]),
     "bessel_j0": pts(sweep(-40, 40, 250), [2.404825557695773, 5.520078110286311, 8.653727912911013, 1e3, 1e5, 1e10,
-                                           1e15, 1e20, 1e100, 1e300], zeros_near("j", 0, ZK + ZK_BIG)),
+                                           1e15, 1e20, 1e100, 1e300], zeros_near("j", 0, ZK + ZK_BIG),
+                     zeros_at("j", 0, ZX_HUGE), NEAR_ODD, HUGE_SWEEP),
     "bessel_j1": pts(sweep(-40, 40, 250), [3.8317059702075125, 7.015586669815619, 1e3, 1e5, 1e10, 1e15, 1e20,
-                                           1e100, 1e300], zeros_near("j", 1, ZK + ZK_BIG)),
+                                           1e100, 1e300], zeros_near("j", 1, ZK + ZK_BIG),
+                     zeros_at("j", 1, ZX_HUGE), NEAR_ODD, HUGE_SWEEP),
     "bessel_y0": pts(sweep(0, 40, 200), [0.8935769662791675, 3.957678419314858, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0], zeros_near("y", 0, ZK + ZK_BIG)),
+                                         1e300, -1.0], zeros_near("y", 0, ZK + ZK_BIG),
+                     zeros_at("y", 0, ZX_HUGE), NEAR_ODD, HUGE_SWEEP),
     "bessel_y1": pts(sweep(0, 40, 200), [2.197141326031017, 5.429681040794135, 1e3, 1e5, 1e10, 1e15, 1e20, 1e100,
-                                         1e300, -1.0], zeros_near("y", 1, ZK + ZK_BIG)),
+                                         1e300, -1.0], zeros_near("y", 1, ZK + ZK_BIG),
+                     zeros_at("y", 1, ZX_HUGE), NEAR_ODD, HUGE_SWEEP),
 }
 
 

@@ -19,8 +19,22 @@ def ulp_err(got, want):
     if w == 0: return abs(got)/5e-324
     u = math.ulp(w)
     return float(abs(mpf(got) - want) / u)
+def wide(fn):
+    """fn evaluated with 60 digits beyond the argument's magnitude (J/Y at 1e300 need ~360)."""
+    def at(x):
+        with mp.workdps(60 + max(0, int(math.log10(abs(float(x)) + 1)))):
+            return +fn(mpf(x))
+    return at
 REF = {'lgamma': lambda x: log(fabs(gamma(x))), 'digamma': digamma,
-       'j0': lambda x: besselj(0, x), 'j1': lambda x: besselj(1, x), 'y0': lambda x: bessely(0, x), 'y1': lambda x: bessely(1, x)}
+       'j0': wide(lambda x: besselj(0, x)), 'j1': wide(lambda x: besselj(1, x)),
+       'y0': wide(lambda x: bessely(0, x)), 'y1': wide(lambda x: bessely(1, x))}
+def zero_near(kind, nu, x):
+    """The zero of J_nu (kind 'j') or Y_nu nearest x, from McMahon's leading term by findroot."""
+    f = besselj if kind == 'j' else bessely
+    with mp.workdps(60 + int(math.log10(x))):
+        shift = (2 * nu + 1) * mp.pi / 4 + (mp.pi / 2 if kind == 'j' else 0)
+        k = mp.nint((mpf(x) - shift) / mp.pi)
+        return float(mp.findroot(lambda t: f(nu, t), k * mp.pi + shift))
 def run(name, xs, exe):
     inp = "".join(f"{name} {f2h(x)}\n" for x in xs)
     out = subprocess.run([exe], input=inp, capture_output=True, text=True).stdout.split()
@@ -77,9 +91,14 @@ for name, nu, zf, spf in [('j0',0,besseljzero,sc.j0),('j1',1,besseljzero,sc.j1),
         xs += [x0, math.nextafter(x0, 0), math.nextafter(x0, 1e300), x0*(1+1e-6), x0*(1-1e-6), x0 + 1e-9*x0, x0 + 0.1, x0 - 0.2]
     xs += [random.uniform(100, 1000) for _ in range(150)] + [math.exp(random.uniform(math.log(100), math.log(1.04e6))) for _ in range(150)]
     xs += [100.0, 100.00000000000001, 1048575.9999999999, 1048576.0, 2e6]
+    # above 2^20 (the Payne-Hanek reduction): zeros near log-uniform points up to 2^52, where the
+    # nearest double lies ~ulp/2 from the zero, and random points up to the largest double
+    for _ in range(60):
+        x0 = zero_near(name[0], nu, math.exp(random.uniform(math.log(1.05e6), math.log(4.5e15))))
+        xs += [x0, math.nextafter(x0, 0), math.nextafter(x0, math.inf)]
+    xs += [math.exp(random.uniform(math.log(1.05e6), math.log(1.7e308))) for _ in range(150)]
     xs = [x for x in xs if x > 99]
-    with mp.workdps(80):
-        errs = run(name, xs, EXE)
+    errs = run(name, xs, EXE)
     sp = sorted(((ulp_err(float(spf(x)), REF[name](mpf(x))), x) for x in xs), reverse=True)[:1]
     print(name, len(xs), "worst:", [(round(e,2), x) for e, x in errs[:4]], " scipy worst:", [(f"{e:.3g}", x) for e, x in sp])
 from mpmath import digamma as dg

@@ -493,10 +493,7 @@ mod tests {
             (0..rows * cols).map(|i| (at(i) as i32) as f32 + b[i % cols]).collect(),
             (0..rows * cols).map(|i| at(i) + 1.0).collect(),
             (0..rows * cols).map(|i| super::fast::exp_f32(at(i))).collect(),
-            (0..rows * cols)
-                .map(|i| f16::from_f32(at(i)).to_f32() * 2.0)
-                .map(|x| f16::from_f32(x).to_f32())
-                .collect(),
+            (0..rows * cols).map(|i| f16::from_f32(at(i)).to_f32() * 2.0).map(|x| f16::from_f32(x).to_f32()).collect(),
             // tt[i][j] = a[j * rows + i] over a (cols × rows) buffer read transposed
             (0..rows * cols).map(|k| 2.0 * a[(k % cols) * rows + k / cols]).collect(),
         ];
