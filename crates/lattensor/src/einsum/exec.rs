@@ -154,20 +154,20 @@ fn sum_slice<C: Ring>(x: &[C]) -> C {
     crate::kernels::fast::simd!(sum_slice_loop(x))
 }
 
-/// Sum of a long slice: chunks summed in parallel (each by four streams), then in order.
+/// Sum of a long slice: chunks summed in parallel (each into 32 lanes), then in order.
 fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     const CHUNK: usize = 1 << 16;
     if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
     use rayon::prelude::*;
-    let parts: Vec<C> = x.par_chunks(CHUNK).map(sum_slice_streams).collect();
+    let parts: Vec<C> = x.par_chunks(CHUNK).map(sum_slice_lanes).collect();
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
 }
 
-/// [`sum_slice`] by [`crate::kernels::fast::four_streams`], for sums that come from DRAM.
-fn sum_slice_streams<C: Ring>(x: &[C]) -> C {
-    let (lanes, tail) = crate::kernels::fast::four_streams(x, C::ZERO, C::radd);
+/// [`sum_slice`] by [`crate::kernels::fast::fold_lanes`], for sums that come from DRAM.
+fn sum_slice_lanes<C: Ring>(x: &[C]) -> C {
+    let (lanes, tail) = crate::kernels::fast::fold_lanes(x, C::ZERO, C::radd);
     lanes.into_iter().flatten().fold(sum_slice(tail), C::radd)
 }
 
@@ -550,12 +550,12 @@ mod tests {
 
     #[test]
     fn long_sums_are_exact_for_integers_and_exact_sums() {
-        // long enough for the parallel four-stream path, with a ragged tail
+        // long enough for the parallel 32-lane path, with a ragged tail
         let n: usize = 5 * (1 << 16) + 37;
         let ints: Vec<i32> = (0..n).map(|i| (i as i32).wrapping_mul(2_654_435) ^ (i as i32 >> 3)).collect();
         let want = ints.iter().fold(0i32, |a, &x| a.wrapping_add(x));
         assert_eq!(sum_slice_par(&ints), want);
-        assert_eq!(sum_slice_streams(&ints), want);
+        assert_eq!(sum_slice_lanes(&ints), want);
         let floats: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1000) as f64 / 8.0).collect();
         let exact: f64 = floats.iter().sum(); // exact: every partial sum is a multiple of 1/8 below 2^53
         assert_eq!(sum_slice_par(&floats), exact);

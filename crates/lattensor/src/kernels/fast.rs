@@ -35,27 +35,25 @@ macro_rules! simd {
 }
 pub(crate) use simd;
 
-/// Folds four quarters of `xs` side by side, eight lanes per quarter, each lane
-/// starting at `zero`; returns the 32 lanes and the elements after the
-/// quarters (fewer than 32), which the caller adds itself. Four sequential
-/// streams keep more memory reads in flight than one — on this project's Intel
-/// host a sum from DRAM runs twice as fast — and 32 independent lanes hide the
-/// add latency.
+/// Folds `xs` into 32 lanes, each starting at `zero`: lane `8j + i` takes the
+/// elements at `32c + 8j + i`; returns the lanes and the elements after the
+/// last whole group of 32 (fewer than 32), which the caller adds itself.
+/// 32 independent lanes hide the add latency. The read is one sequential
+/// stream: on the Zen 4 host a single-threaded sum of 10M f32 ran 1.10× faster
+/// this way than in four quarters side by side, and of 512 MiB 2.0× faster (four
+/// streams had been 2× faster on an earlier Intel host; Zen 4's prefetchers
+/// track one stream better than four far-apart ones).
 #[inline(always)]
-pub(crate) fn four_streams<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T) -> A) -> ([[A; 8]; 4], &[T]) {
-    let q = xs.len() / 32 * 8;
-    let (a, rest) = xs.split_at(q);
-    let (b, rest) = rest.split_at(q);
-    let (c, rest) = rest.split_at(q);
-    let (d, tail) = rest.split_at(q);
+pub(crate) fn fold_lanes<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T) -> A) -> ([[A; 8]; 4], &[T]) {
+    let chunks = xs.chunks_exact(32);
+    let tail = chunks.remainder();
     let lanes = simd!({
         let mut acc = [[zero; 8]; 4];
-        for (((a, b), c), d) in a.chunks_exact(8).zip(b.chunks_exact(8)).zip(c.chunks_exact(8)).zip(d.chunks_exact(8)) {
-            for i in 0..8 {
-                acc[0][i] = add(acc[0][i], a[i]);
-                acc[1][i] = add(acc[1][i], b[i]);
-                acc[2][i] = add(acc[2][i], c[i]);
-                acc[3][i] = add(acc[3][i], d[i]);
+        for c in chunks {
+            for (j, lane) in acc.iter_mut().enumerate() {
+                for (i, a) in lane.iter_mut().enumerate() {
+                    *a = add(*a, c[8 * j + i]);
+                }
             }
         }
         acc

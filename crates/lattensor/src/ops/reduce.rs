@@ -244,12 +244,12 @@ fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
     (t, c)
 }
 
-/// Sum of a block, widened to f64, by [`crate::kernels::fast::four_streams`], the lanes
+/// Sum of a block, widened to f64, by [`crate::kernels::fast::fold_lanes`], the lanes
 /// then compensated into the state (short blocks, such as rows of a reduction over a
 /// small last axis, skip the 32 empty lanes).
 #[inline(always)]
 fn widening_fold<T: Copy>(s: Kahan, xs: &[T], widen: impl Fn(T) -> f64) -> Kahan {
-    let (lanes, tail) = crate::kernels::fast::four_streams(xs, 0f64, |a, x| a + widen(x));
+    let (lanes, tail) = crate::kernels::fast::fold_lanes(xs, 0f64, |a, x| a + widen(x));
     let mut s = s;
     if tail.len() < xs.len() {
         for l in lanes.into_iter().flatten() {
