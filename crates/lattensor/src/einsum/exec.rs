@@ -265,7 +265,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             && (work < 1 << 22 || (own_kernel && bt >= 2 * threads));
         // splitting one product across threads pays off from ~128³ for the own kernel
         // (below, a task is a few microseconds and rayon's wake-up dominates)
-        let threaded = !batch_parallel && work >= if own_kernel { 1 << 21 } else { 1 << 18 };
+        let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 21 } else { 1 << 18 };
         let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
         let product = |(i, dst): (usize, &mut [C])| {
