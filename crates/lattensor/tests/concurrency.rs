@@ -48,7 +48,7 @@ fn battery(a: &Tensor, b: &Tensor, m: &Tensor) -> Vec<Vec<u8>> {
 
 #[test]
 fn ops_on_shared_tensors_match_a_serial_run() {
-    let n = 1 << 17; // above the kernels' parallel threshold
+    let n = 1 << 19; // above the kernels' parallel threshold (2^18)
     let a = Tensor::from_vec(data(n, 1), &[n]).unwrap().cast(DType::F32).unwrap();
     let b = Tensor::from_vec(data(n, 2), &[n]).unwrap().cast(DType::F32).unwrap();
     let m = Tensor::from_vec(data(300 * 200, 3), &[300, 200]).unwrap();

@@ -157,7 +157,7 @@ fn sum_slice<C: Ring>(x: &[C]) -> C {
 /// Sum of a long slice: chunks summed in parallel (each into 32 lanes), then in order.
 fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     const CHUNK: usize = 1 << 16;
-    if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
+    if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 || !crate::kernels::multithreaded() {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
     use rayon::prelude::*;
@@ -257,15 +257,17 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             && k >= 8
             && work >= 1 << 19
             && crate::kernels::gemm::available();
+        // A parallel region costs 20–25 µs on the Zen 4 host even back to back, and
+        // ~75 µs after a millisecond idle (waking a vCPU; see `kernels::PAR_MIN`):
+        // threading pays only for ~4M multiply-adds and more (~40 µs a thread).
+        // On E7 (products of 2.4M and 3.1M) threading at 2M cost 1.3×.
         // The own kernel runs a batch of products best one per task (no
         // synchronisation inside a product) once there are enough of them.
         let batch_parallel = threads > 1
             && bt >= threads
-            && work * bt as u128 >= 1 << 18
+            && work * bt as u128 >= 1 << 22
             && (work < 1 << 22 || (own_kernel && bt >= 2 * threads));
-        // splitting one product across threads pays off from ~128³ for the own kernel
-        // (below, a task is a few microseconds and rayon's wake-up dominates)
-        let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 21 } else { 1 << 18 };
+        let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 22 } else { 1 << 20 };
         let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
         let product = |(i, dst): (usize, &mut [C])| {
@@ -348,7 +350,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
     const MB: usize = 16;
     const KB: usize = 128;
     const NB: usize = 512;
-    let parallel = (m as u128) * (n as u128) * (k as u128) >= 1 << 18;
+    let parallel = (m as u128) * (n as u128) * (k as u128) >= 1 << 20 && crate::kernels::multithreaded();
     for (i, dst) in out.chunks_exact_mut(m * n).enumerate() {
         let ab = &ad[i * m * k..(i + 1) * m * k];
         let bb = &bd[i * k * n..(i + 1) * k * n];
@@ -417,7 +419,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
                 let y = &bd[bi * n..bi * n + n];
                 crate::kernels::fast::simd!(row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),);
             };
-            if out.len() >= 1 << 16 {
+            if out.len() >= crate::kernels::PAR_MIN && crate::kernels::multithreaded() {
                 use rayon::prelude::*;
                 out.par_chunks_exact_mut(n).enumerate().for_each(row);
             } else {

@@ -374,8 +374,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
         return;
     }
     let panels_m = m.div_ceil(MR);
-    // With one worker, a parallel region only hands the work to that worker and
-    // waits (a futex wake-up and sleep per call): run it on the calling thread.
+    // one worker: run on the calling thread (see `kernels::multithreaded`)
     let threads = rayon::current_num_threads();
     let parallel = parallel && threads > 1;
     // bands of whole micro-panels, two per thread so that rayon can balance them

@@ -282,7 +282,13 @@ pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
     if xs.len() < 4 * SPLIT {
         return finish(narrow_fold((0.0, 0.0), xs));
     }
-    let parts: Vec<Kahan> = xs.par_chunks(SPLIT).map(|c| narrow_fold((0.0, 0.0), c)).collect();
+    // the same blocks either way, so the same bits on one thread as on many
+    let fold = |c: &[f32]| narrow_fold((0.0, 0.0), c);
+    let parts: Vec<Kahan> = if crate::kernels::multithreaded() {
+        xs.par_chunks(SPLIT).map(fold).collect()
+    } else {
+        xs.chunks(SPLIT).map(fold).collect()
+    };
     finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
 }
 
