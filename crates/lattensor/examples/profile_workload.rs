@@ -1,3 +1,9 @@
+//! Runs one side-by-side workload (`benches/workloads/mod.rs`) in a loop, for
+//! profiling: `perf record -e cpu-clock -g target/release/examples/profile_workload E7_four 5000`.
+//! Prints the mean time per call. `RAYON_NUM_THREADS=1` gives the single-threaded profile.
+//!
+//! `cargo build --release -p lattensor --example profile_workload`
+
 #[path = "../benches/workloads/mod.rs"]
 mod workloads;
 use std::time::Instant;
