@@ -82,7 +82,7 @@ macro_rules! micro_kernel {
             #[inline]
             unsafe fn kernel(kc: usize, a: *const $t, b: *const $t, c: *mut $t, rs_c: usize, accumulate: bool) {
                 // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_kernel(kc, a, b, c, rs_c, accumulate) }
+                unsafe { avx512_tile::<true>(kc, a, MR, b, c, rs_c, accumulate) }
             }
 
             #[inline]
@@ -96,7 +96,7 @@ macro_rules! micro_kernel {
                 accumulate: bool,
             ) {
                 // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_kernel_rows(kc, a, rs_a, b, c, rs_c, accumulate) }
+                unsafe { avx512_tile::<false>(kc, a, rs_a, b, c, rs_c, accumulate) }
             }
 
             #[inline]
@@ -106,9 +106,14 @@ macro_rules! micro_kernel {
             }
         }
 
+        /// The micro-kernel. `PACKED`: A is a packed panel, element (r, p) at
+        /// `a + p·MR + r`; otherwise A is read in place, (r, p) at `a + r·rs_a + p`.
+        ///
+        /// # Safety
+        /// As for [`Scalar::kernel`] (`PACKED`) or [`Scalar::kernel_rows`].
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f")]
-        unsafe fn avx512_kernel_rows(
+        unsafe fn avx512_tile<const PACKED: bool>(
             kc: usize,
             a: *const $t,
             rs_a: usize,
@@ -119,41 +124,7 @@ macro_rules! micro_kernel {
         ) {
             use std::arch::x86_64::*;
             const L: usize = $lanes;
-            let mut acc: [[$vec; 2]; MR] = [[$zero(); 2]; MR];
-            for p in 0..kc {
-                // SAFETY: p < kc: the B step is inside the packed panel and (r, p) inside
-                // row r < MR of A (caller's contract).
-                unsafe {
-                    let b0 = $load(b.add(p * 2 * L));
-                    let b1 = $load(b.add(p * 2 * L + L));
-                    for (r, row) in acc.iter_mut().enumerate() {
-                        let av = $set1(*a.add(r * rs_a + p));
-                        row[0] = $fma(av, b0, row[0]);
-                        row[1] = $fma(av, b1, row[1]);
-                    }
-                }
-            }
-            for (r, row) in acc.iter().enumerate() {
-                // SAFETY: row r < MR of the C tile has 2L writable elements at c + r·rs_c.
-                unsafe {
-                    let cp = c.add(r * rs_c);
-                    let (mut v0, mut v1) = (row[0], row[1]);
-                    if accumulate {
-                        v0 = $add(v0, $load(cp));
-                        v1 = $add(v1, $load(cp.add(L)));
-                    }
-                    $store(cp, v0);
-                    $store(cp.add(L), v1);
-                }
-            }
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx512f")]
-        unsafe fn avx512_kernel(kc: usize, a: *const $t, b: *const $t, c: *mut $t, rs_c: usize, accumulate: bool) {
-            use std::arch::x86_64::*;
-            const L: usize = $lanes;
-            if accumulate {
+            if PACKED && accumulate {
                 // the C tile is read at the end: start fetching it now (rows of C may be far apart)
                 for r in 0..MR {
                     // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
@@ -165,13 +136,15 @@ macro_rules! micro_kernel {
             }
             let mut acc: [[$vec; 2]; MR] = [[$zero(); 2]; MR];
             for p in 0..kc {
-                // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` and the A step
-                // `p·MR..p·MR + MR` are inside the packed panels (caller's contract).
+                // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` is inside the packed
+                // panel, and element (r, p) of A inside the panel or row r < MR of A
+                // (caller's contract).
                 unsafe {
                     let b0 = $load(b.add(p * 2 * L));
                     let b1 = $load(b.add(p * 2 * L + L));
                     for (r, row) in acc.iter_mut().enumerate() {
-                        let av = $set1(*a.add(p * MR + r));
+                        let ap = if PACKED { a.add(p * MR + r) } else { a.add(r * rs_a + p) };
+                        let av = $set1(*ap);
                         row[0] = $fma(av, b0, row[0]);
                         row[1] = $fma(av, b1, row[1]);
                     }
