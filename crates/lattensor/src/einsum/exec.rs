@@ -157,11 +157,12 @@ fn sum_slice<C: Ring>(x: &[C]) -> C {
 /// Sum of a long slice: chunks summed in parallel (each into 32 lanes), then in order.
 fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     const CHUNK: usize = 1 << 16;
-    if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 || !crate::kernels::multithreaded() {
+    if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
-    use rayon::prelude::*;
-    let parts: Vec<C> = x.par_chunks(CHUNK).map(sum_slice_lanes).collect();
+    let parts: Vec<C> = crate::kernels::par_map(x.len().div_ceil(CHUNK), x.len(), |c| {
+        sum_slice_lanes(&x[c * CHUNK..((c + 1) * CHUNK).min(x.len())])
+    });
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
 }
 

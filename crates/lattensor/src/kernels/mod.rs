@@ -140,6 +140,19 @@ pub(crate) fn multithreaded() -> bool {
     rayon::current_num_threads() > 1
 }
 
+/// `(0..n).map(f)`, collected in order: in parallel across rayon's workers when
+/// the job touches at least [`PAR_MIN`] elements (`work`) and there is more than
+/// one worker, else on the calling thread. Either way the same values in the
+/// same order, so results do not depend on the thread count.
+pub(crate) fn par_map<R: Send>(n: usize, work: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
+    use rayon::prelude::*;
+    if work >= PAR_MIN && n > 1 && multithreaded() {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
+    }
+}
+
 /// Runs `body(start, chunk)` over `out`, in parallel for large outputs.
 fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
     if out.len() >= PAR_MIN && multithreaded() {

@@ -12,13 +12,12 @@
 //! wrap to the dtype as TF's do).
 
 use num_complex::Complex64;
-use rayon::prelude::*;
 
 use super::unary::unsupported;
 use crate::element::Element;
 use crate::error::{Error, Result};
-use crate::kernels::for_each_block;
 use crate::kernels::walk::Walk;
+use crate::kernels::{for_each_block, par_map};
 use crate::layout::normalize_axis;
 use crate::{DType, Tensor, with_dtype};
 
@@ -137,16 +136,11 @@ fn fold_blocks<A: Element, S: Copy + Send + Sync>(
     const SPLIT: usize = 1 << 16;
     if p.outer == 1 && p.inner >= 2 * SPLIT {
         // one big reduction: split it, then combine the parts in order
-        let parts: Vec<S> = (0..p.inner.div_ceil(SPLIT))
-            .into_par_iter()
-            .map(|c| one(0, c * SPLIT, ((c + 1) * SPLIT).min(p.inner)))
-            .collect();
+        let parts: Vec<S> =
+            par_map(p.inner.div_ceil(SPLIT), p.inner, |c| one(0, c * SPLIT, ((c + 1) * SPLIT).min(p.inner)));
         return vec![parts.into_iter().fold(init, &combine)];
     }
-    if p.outer * p.inner >= SPLIT && p.outer > 1 {
-        return (0..p.outer).into_par_iter().map(|o| one(o, 0, p.inner)).collect();
-    }
-    (0..p.outer).map(|o| one(o, 0, p.inner)).collect()
+    par_map(p.outer, p.outer * p.inner, |o| one(o, 0, p.inner))
 }
 
 /// Column sums of a contiguous `[rows, cols]` matrix (a reduction over leading
@@ -217,11 +211,7 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
         sum.into_iter().zip(comp).collect()
     };
     let tasks = stripes * blocks;
-    let parts: Vec<Vec<Kahan>> = if rows * cols >= 1 << 16 {
-        (0..tasks).into_par_iter().map(task).collect()
-    } else {
-        (0..tasks).map(task).collect()
-    };
+    let parts: Vec<Vec<Kahan>> = par_map(tasks, rows * cols, task);
     let mut out = Vec::with_capacity(cols);
     for stripe in 0..stripes {
         let mut acc = parts[stripe].clone();
@@ -282,13 +272,9 @@ pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
     if xs.len() < 4 * SPLIT {
         return finish(narrow_fold((0.0, 0.0), xs));
     }
-    // the same blocks either way, so the same bits on one thread as on many
-    let fold = |c: &[f32]| narrow_fold((0.0, 0.0), c);
-    let parts: Vec<Kahan> = if crate::kernels::multithreaded() {
-        xs.par_chunks(SPLIT).map(fold).collect()
-    } else {
-        xs.chunks(SPLIT).map(fold).collect()
-    };
+    let parts: Vec<Kahan> = par_map(xs.len().div_ceil(SPLIT), xs.len(), |c| {
+        narrow_fold((0.0, 0.0), &xs[c * SPLIT..((c + 1) * SPLIT).min(xs.len())])
+    });
     finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
 }
 
@@ -572,20 +558,17 @@ pub(crate) fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: b
     };
     // second pass: Σ|x - mean|² per output, with each output's own mean
     let walk = Walk::new([p.view.layout()]);
-    let var: Vec<f64> = (0..p.outer)
-        .into_par_iter()
-        .map(|o| {
-            let m = means[o];
-            let mut s: Kahan = (0.0, 0.0);
-            for_each_block::<Complex64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
-                for z in b {
-                    s = kahan_add(s, (z - m).norm_sqr());
-                }
-            });
-            let v = finish(s) / denom;
-            if sqrt { v.sqrt() } else { v }
-        })
-        .collect();
+    let var: Vec<f64> = par_map(p.outer, p.outer * p.inner, |o| {
+        let m = means[o];
+        let mut s: Kahan = (0.0, 0.0);
+        for_each_block::<Complex64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
+            for z in b {
+                s = kahan_add(s, (z - m).norm_sqr());
+            }
+        });
+        let v = finish(s) / denom;
+        if sqrt { v.sqrt() } else { v }
+    });
     emit(&p, &var, x.dtype().real_dtype(), x.is_weak())
 }
 
@@ -606,22 +589,19 @@ pub fn reduce_logsumexp(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Re
         |a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) },
     );
     let walk = Walk::new([p.view.layout()]);
-    let out: Vec<f64> = (0..p.outer)
-        .into_par_iter()
-        .map(|o| {
-            let m = maxes[o];
-            if !m.is_finite() {
-                return m; // all -inf → -inf; any +inf → +inf; NaN → NaN
+    let out: Vec<f64> = par_map(p.outer, p.outer * p.inner, |o| {
+        let m = maxes[o];
+        if !m.is_finite() {
+            return m; // all -inf → -inf; any +inf → +inf; NaN → NaN
+        }
+        let mut s: Kahan = (0.0, 0.0);
+        for_each_block::<f64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
+            for &v in b {
+                s = kahan_add(s, (v - m).exp());
             }
-            let mut s: Kahan = (0.0, 0.0);
-            for_each_block::<f64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
-                for &v in b {
-                    s = kahan_add(s, (v - m).exp());
-                }
-            });
-            m + finish(s).ln()
-        })
-        .collect();
+        });
+        m + finish(s).ln()
+    });
     emit(&p, &out, x.dtype(), x.is_weak())
 }
 
