@@ -27,6 +27,7 @@
 //! assert_eq!(einsum::einsum("ii", &[&a]).unwrap().item::<f32>().unwrap(), 5.0); // implicit: trace
 //! ```
 
+mod cache;
 mod exec;
 pub mod numpy;
 mod parse;
@@ -56,20 +57,22 @@ use crate::{DType, Tensor};
 /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a malformed equation or mismatching shapes,
 /// [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
 pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: PathOptions) -> Result<Tensor> {
-    let parsed = parse::parse(front, equation)?;
     let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
-    let r = parse::resolve(front, &parsed, &shapes)?;
+    let prepared = cache::prepared(front, equation, &shapes, opts, || {
+        let parsed = parse::parse(front, equation)?;
+        let r = parse::resolve(front, &parsed, &shapes)?;
+        let path = if operands.len() > 2 {
+            plan::plan(&r.labels(), &r.output, &r.sizes, &r.names, opts)?.path()
+        } else if operands.len() == 2 {
+            vec![vec![0, 1]]
+        } else {
+            vec![]
+        };
+        Ok(cache::Prepared { resolved: r, path })
+    })?;
     let types: Vec<_> = operands.iter().map(|t| t.lattice_type()).collect();
     let result: DType = promote::result_type_for("einsum", &types, promote::current_mode())?.dtype;
-    let labels = r.labels();
-    let path = if operands.len() > 2 {
-        plan::plan(&labels, &r.output, &r.sizes, &r.names, opts)?.path()
-    } else if operands.len() == 2 {
-        vec![vec![0, 1]]
-    } else {
-        vec![]
-    };
-    exec::execute(&r, operands, result, &path)
+    exec::execute(&prepared.resolved, operands, result, &prepared.path)
 }
 
 /// TF's raw `Einsum` op (`tf.raw_ops.Einsum`), with its crashes turned into errors.
