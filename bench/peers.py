@@ -58,7 +58,8 @@ def parse_args():
     ap.add_argument("--rounds", type=int, default=9, help="clean blocks wanted per peer (default 9)")
     ap.add_argument("--quick", action="store_true", help="5 clean blocks, 40 ms blocks")
     ap.add_argument("--block-ms", type=float, default=60.0, help="target block length")
-    ap.add_argument("--pause", type=float, default=0.1, help="seconds of idle before each canary pair")
+    ap.add_argument("--pause", type=float, default=0.02,
+                    help="seconds of idle before each canary pair (torch's OpenMP workers spin ~10 ms after work)")
     ap.add_argument("--no-canaries", action="store_true",
                     help="skip the noise canaries (they cost ~1 s per block on a saturated host); all blocks count")
     ap.add_argument("--threads", type=int, choices=(1, 2), default=2, help="1: pin everything to CPU 0")
