@@ -79,10 +79,8 @@ pub(crate) fn prepared(
     let key: Vec<usize> = shapes.iter().flat_map(|s| std::iter::once(s.len()).chain(s.iter().copied())).collect();
     ENTRIES.with_borrow_mut(|entries| {
         entries.truncate(CAPACITY - 1);
-        entries.insert(
-            0,
-            Entry { front, opts, equation: equation.into(), shapes: key.into(), prepared: Rc::clone(&p) },
-        );
+        entries
+            .insert(0, Entry { front, opts, equation: equation.into(), shapes: key.into(), prepared: Rc::clone(&p) });
     });
     Ok(p)
 }
