@@ -160,9 +160,7 @@ fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
-    let parts: Vec<C> = crate::kernels::par_map(x.len().div_ceil(CHUNK), x.len(), |c| {
-        sum_slice_lanes(&x[c * CHUNK..((c + 1) * CHUNK).min(x.len())])
-    });
+    let parts: Vec<C> = crate::kernels::par_map_chunks(x, CHUNK, sum_slice_lanes);
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
 }
 

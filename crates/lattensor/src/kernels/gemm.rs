@@ -185,7 +185,7 @@ mod f32_kernel {
         let out = panel.as_mut_ptr();
         // A panel of at most 16 KiB (E3's is 8 KiB) is requested whole before the first
         // load: its lines then arrive in parallel rather than 16 at a time.
-        if w * k * 4 <= 16 << 10 {
+        if w * k * std::mem::size_of::<f32>() <= 16 << 10 {
             for j in 0..w {
                 for off in (0..k).step_by(16) {
                     // SAFETY: a prefetch is a hint and never faults; the address is inside column j.

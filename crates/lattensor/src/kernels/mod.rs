@@ -153,6 +153,12 @@ pub(crate) fn par_map<R: Send>(n: usize, work: usize, f: impl Fn(usize) -> R + S
     }
 }
 
+/// `f` of each `chunk`-long piece of `xs` (the last may be shorter), in order:
+/// [`par_map`] over the pieces, so parallel only for long slices.
+pub(crate) fn par_map_chunks<T: Sync, R: Send>(xs: &[T], chunk: usize, f: impl Fn(&[T]) -> R + Sync + Send) -> Vec<R> {
+    par_map(xs.len().div_ceil(chunk), xs.len(), |c| f(&xs[c * chunk..((c + 1) * chunk).min(xs.len())]))
+}
+
 /// Runs `body(start, chunk)` over `out`, in parallel for large outputs.
 fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
     if out.len() >= PAR_MIN && multithreaded() {

@@ -17,7 +17,7 @@ use super::unary::unsupported;
 use crate::element::Element;
 use crate::error::{Error, Result};
 use crate::kernels::walk::Walk;
-use crate::kernels::{for_each_block, par_map};
+use crate::kernels::{for_each_block, par_map, par_map_chunks};
 use crate::layout::normalize_axis;
 use crate::{DType, Tensor, with_dtype};
 
@@ -272,9 +272,7 @@ pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
     if xs.len() < 4 * SPLIT {
         return finish(narrow_fold((0.0, 0.0), xs));
     }
-    let parts: Vec<Kahan> = par_map(xs.len().div_ceil(SPLIT), xs.len(), |c| {
-        narrow_fold((0.0, 0.0), &xs[c * SPLIT..((c + 1) * SPLIT).min(xs.len())])
-    });
+    let parts: Vec<Kahan> = par_map_chunks(xs, SPLIT, |c| narrow_fold((0.0, 0.0), c));
     finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
 }
 
