@@ -1,22 +1,43 @@
-//! Runs one side-by-side workload (`benches/workloads/mod.rs`) in a loop, for
-//! profiling: `perf record -e cpu-clock -g target/release/examples/profile_workload E7_four 5000`.
-//! Prints the mean time per call. `RAYON_NUM_THREADS=1` gives the single-threaded profile.
+//! Runs side-by-side workloads (`benches/workloads/mod.rs`) in a loop, for
+//! profiling and A/B comparison on a noisy host:
+//!
+//! - `profile_workload E7_four 5000` times one workload; under
+//!   `perf record -e cpu-clock -g` it gives its profile.
+//! - `profile_workload P1_add_f32,P2_add_i32_f32 200` alternates the listed
+//!   workloads call by call, so that the host's slow phases hit all of them alike.
+//!
+//! Prints, per workload, the mean, minimum and median time per call.
+//! `RAYON_NUM_THREADS=1` gives the single-threaded numbers.
 //!
 //! `cargo build --release -p lattensor --example profile_workload`
 
 #[path = "../benches/workloads/mod.rs"]
 mod workloads;
 use std::time::Instant;
+
 fn main() {
-    let name = std::env::args().nth(1).unwrap();
-    let reps: usize = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(2000);
-    let f = workloads::workload(&name).unwrap();
+    let names = std::env::args().nth(1).expect("usage: profile_workload NAME[,NAME...] [REPS]");
+    let reps: usize = std::env::args().nth(2).map(|s| s.parse().expect("REPS is a count")).unwrap_or(2000).max(1);
+    let calls: Vec<(&str, workloads::Call)> = names
+        .split(',')
+        .map(|n| (n, workloads::workload(n).unwrap_or_else(|| panic!("no workload named {n}"))))
+        .collect();
     for _ in 0..10 {
-        std::hint::black_box(f());
+        for (_, f) in &calls {
+            std::hint::black_box(f());
+        }
     }
-    let t = Instant::now();
+    let mut times = vec![Vec::with_capacity(reps); calls.len()];
     for _ in 0..reps {
-        std::hint::black_box(f());
+        for ((_, f), t) in calls.iter().zip(&mut times) {
+            let c = Instant::now();
+            std::hint::black_box(f());
+            t.push(c.elapsed().as_secs_f64() * 1e6);
+        }
     }
-    eprintln!("{name}: {:.1} us/call", t.elapsed().as_secs_f64() / reps as f64 * 1e6);
+    for ((name, _), t) in calls.iter().zip(&mut times) {
+        let mean = t.iter().sum::<f64>() / reps as f64;
+        t.sort_by(f64::total_cmp);
+        eprintln!("{name}: {mean:.1} us/call (min {:.1}, median {:.1})", t[0], t[reps / 2]);
+    }
 }

@@ -275,7 +275,9 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
     use crate::kernels::fast::exp_f32;
     let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
     match x.dtype() {
-        DType::F32 => kernels::unary_slices::<f32, f32, _>(x, out.data_mut(), crate::kernels::fast::exp_f32_slice),
+        DType::F32 => {
+            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out.data_mut(), crate::kernels::fast::exp_f32_slice)
+        }
         DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
         DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
         _ => return exp_generic(x),
