@@ -20,6 +20,25 @@ pub(crate) enum HalfSrc<'a, H> {
     Scalar(f32),
 }
 
+impl<H> HalfSrc<'_, H> {
+    /// Elements `start..start + n` (a scalar stays itself).
+    pub(crate) fn sub(self, start: usize, n: usize) -> Self {
+        match self {
+            HalfSrc::Slice(x) => HalfSrc::Slice(&x[start..start + n]),
+            s => s,
+        }
+    }
+}
+
+/// Whether [`binary`] runs for `H` on this CPU.
+pub(crate) fn available<H: Element>() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if matches!(H::DTYPE, crate::DType::F16 | crate::DType::BF16) {
+        return std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("f16c");
+    }
+    false
+}
+
 /// `out[i] = round(f(widen(a[i]), widen(b[i])))` for `H` = f16 or bf16, with
 /// AVX-512; returns `false` (and does nothing) when `H` is another type or
 /// the CPU lacks AVX-512, so the caller takes its general path.

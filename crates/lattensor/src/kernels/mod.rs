@@ -480,7 +480,7 @@ where
                     let o = &mut out[r.out - lo..r.out - lo + r.len];
                     if let Some(x) = half_src::<O>(t, r.offsets[0], r.strides[0], r.len) {
                         let (x, y) = if scalar_left { (half_scalar, x) } else { (x, half_scalar) };
-                        if fused_half(x, y, o, &f) {
+                        if fused_half(x, y, o, &f, &mut sink) {
                             return;
                         }
                     }
@@ -511,7 +511,7 @@ where
                     let x = half_src::<O>(ta, r.offsets[0], r.strides[0], r.len);
                     let y = half_src::<O>(tb, r.offsets[1], r.strides[1], r.len);
                     if let (Some(x), Some(y)) = (x, y)
-                        && fused_half(x, y, o, &f)
+                        && fused_half(x, y, o, &f, &mut sink)
                     {
                         return;
                     }
@@ -545,17 +545,30 @@ fn half_src<'t, O: Element>(t: &'t Tensor, offset: isize, stride: isize, len: us
 }
 
 /// One run of [`binary_via`] by the fused f16/bf16 loop ([`half::binary`]) when
-/// the op computes in f32; returns whether it ran.
+/// the op computes in f32, through `sink` (a block at a time when it streams);
+/// returns whether it ran.
 #[inline]
 fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
     a: half::HalfSrc<'_, O>,
     b: half::HalfSrc<'_, O>,
     out: &mut [O],
     f: &F,
+    sink: &mut Sink<O>,
 ) -> bool {
-    // R is f32 when this runs, so the casts are the identity
-    R::DTYPE == DType::F32
-        && half::binary(a, b, out, &|x: f32, y: f32| f(x.cast_into::<R>(), y.cast_into::<R>()).cast_into::<f32>())
+    if R::DTYPE != DType::F32 || !half::available::<O>() {
+        return false;
+    }
+    // R is f32 here, so the casts are the identity
+    let g = |x: f32, y: f32| f(x.cast_into::<R>(), y.cast_into::<R>()).cast_into::<f32>();
+    let step = sink.step(true, out.len());
+    for start in (0..out.len()).step_by(step.max(1)) {
+        let n = step.min(out.len() - start);
+        let o = &mut out[start..start + n];
+        sink.write(o, |o| {
+            half::binary(a.sub(start, n), b.sub(start, n), o, &g);
+        });
+    }
+    true
 }
 
 /// The inner loops; each arm is a simple loop the compiler vectorises.
