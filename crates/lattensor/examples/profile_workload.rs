@@ -20,7 +20,13 @@ fn main() {
     let reps: usize = std::env::args().nth(2).map(|s| s.parse().expect("REPS is a count")).unwrap_or(2000).max(1);
     let calls: Vec<(&str, workloads::Call)> = names
         .split(',')
-        .map(|n| (n, workloads::workload(n).unwrap_or_else(|| panic!("no workload named {n}"))))
+        .map(|n| match workloads::workload(n) {
+            Some(f) => (n, f),
+            None => {
+                eprintln!("no workload named {n}; the names are {}", workloads::NAMES.join(", "));
+                std::process::exit(2)
+            }
+        })
         .collect();
     for _ in 0..10 {
         for (_, f) in &calls {
