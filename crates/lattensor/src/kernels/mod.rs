@@ -1,11 +1,13 @@
 //! Element-wise kernel drivers: one generic loop per arity, any layouts, any
 //! input dtypes.
 //!
-//! Inputs of another dtype than the computation's are converted on the fly,
-//! a block at a time into a small buffer that stays in L1 (no promoted
-//! temporary copy of a whole operand). Contiguous inputs of the right dtype
-//! are read in place; broadcast inputs become scalars. Large outputs are
-//! split across threads with rayon.
+//! Inputs of another dtype than the computation's are converted on the fly
+//! (no promoted temporary copy of a whole operand): the common cheap cases
+//! (u8 and i32 in f32/f64 arithmetic, f32 in f64) inside the op's own loop,
+//! the others a block at a time into a small buffer that stays in L1.
+//! Contiguous inputs of the right dtype are read in place; broadcast inputs
+//! become scalars. Large outputs are split across threads with rayon and
+//! written with streaming stores.
 
 pub(crate) mod fast;
 #[cfg(target_arch = "x86_64")]
