@@ -52,13 +52,13 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
         HalfSrc::Slice(x) => x.len() == out.len(),
         HalfSrc::Scalar(_) => true,
     };
-    if !(len_ok(a) && len_ok(b) && matches!(H::DTYPE, crate::DType::F16 | crate::DType::BF16)) {
+    if !(len_ok(a) && len_ok(b)) {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("f16c") {
-        // SAFETY: the CPU has AVX-512F and F16C (checked above); the slice
-        // lengths equal `out.len()` (checked above); `H` is f16 or bf16.
+    if available::<H>() {
+        // SAFETY: `available` checked that `H` is f16 or bf16 and that the CPU
+        // has AVX-512F and F16C; the slice lengths equal `out.len()` (checked above).
         unsafe { avx512::binary(a, b, out, f) };
         return true;
     }
