@@ -497,17 +497,41 @@ unsafe fn pack_a_panel<T: Scalar>(panel: &mut [T], a: MatRef<T>, i0: usize, h: u
             step[h..].fill(T::default());
         }
     } else if a.cs == 1 {
-        // Row-major A: the h rows are read side by side, one element of each per step of
-        // k, so their cache misses overlap (rows are often whole pages apart, where the
-        // prefetchers restart). Reading a row at a time instead left the packing waiting
-        // on one miss after another: 10% of a 1024³ product's time, measured with `perf`;
-        // side by side, products of 1024² and 2048² ran 4% faster this way, on 1 and 2 threads.
-        // (Prefetching the next panel's rows as well gained nothing measurable.)
+        // Row-major A: the h rows are read side by side, so their cache misses overlap
+        // (rows are often whole pages apart, where the prefetchers restart). Reading a row
+        // at a time instead left the packing waiting on one miss after another: 10% of a
+        // 1024³ product's time, measured with `perf`; side by side, products of 1024² and
+        // 2048² ran 4% faster this way, on 1 and 2 threads. (Prefetching the next panel's
+        // rows as well gained nothing measurable.)
+        // Side by side a segment of SEG steps at a time, not one step: rows 4 KiB apart
+        // (the only row-major A that is packed whole, see `compute_band`) share one L1 set,
+        // whose 8 ways cannot hold the lines of MR rows, so one step at a time reloaded each
+        // line from L2 for every element. A whole segment of a row is consumed as soon as it
+        // arrives: the 1024² f32 product ran 1–2% faster (one process, alternating calls).
         let mut rows = [std::ptr::null::<T>(); MR];
         for (ii, r) in rows.iter_mut().enumerate().take(h) {
             *r = a.ptr.wrapping_offset((i0 + ii) as isize * a.rs + pc as isize);
         }
-        for (p, step) in panel.chunks_exact_mut(MR).enumerate().take(kc) {
+        const SEG: usize = 16;
+        let segs = kc / SEG * SEG;
+        for p0 in (0..segs).step_by(SEG) {
+            let steps = &mut panel[p0 * MR..(p0 + SEG) * MR];
+            for (ii, row) in rows.iter().enumerate() {
+                if ii < h {
+                    // SAFETY: row i0 + ii < m of A has the kc contiguous elements pc..pc + kc ≤ k
+                    // (the caller's contract), and p0 + SEG ≤ kc.
+                    let seg = unsafe { std::slice::from_raw_parts(row.add(p0), SEG) };
+                    for (t, &x) in seg.iter().enumerate() {
+                        steps[t * MR + ii] = x;
+                    }
+                } else {
+                    for t in 0..SEG {
+                        steps[t * MR + ii] = T::default();
+                    }
+                }
+            }
+        }
+        for (p, step) in panel.chunks_exact_mut(MR).enumerate().take(kc).skip(segs) {
             for (ii, d) in step.iter_mut().enumerate() {
                 // SAFETY: for ii < h, row i0 + ii < m of A has the kc contiguous elements
                 // pc..pc + kc ≤ k (the caller's contract), and p < kc.
