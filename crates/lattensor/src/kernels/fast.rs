@@ -386,9 +386,9 @@ const EXP_CLAMP: f64 = 104.0;
 /// a rounding boundary (and then 1 ulp off). Overflow gives +inf, underflow 0
 /// or a (once-rounded) subnormal; a NaN comes back quiet with its payload.
 ///
-/// [`exp_f32_slice`]'s AVX-512 loop does exactly these operations (each FMA
-/// is one rounding on both paths, and scaling by 2ᵏ is exact in f64's normal
-/// range), so the results are the same bits on every CPU.
+/// [`exp_f32_slice`]'s AVX-512 loop does the same operations (each FMA is one
+/// rounding of the same exact value on both paths, and scaling by 2ᵏ is exact
+/// in f64's normal range), so the results are the same bits on every CPU.
 #[inline(always)]
 pub(crate) fn exp_f32(x: f32) -> f32 {
     let xd = (x as f64).clamp(-EXP_CLAMP, EXP_CLAMP);
@@ -425,15 +425,24 @@ mod avx512 {
     use std::arch::x86_64::{
         _mm256_loadu_ps, _mm256_storeu_ps, _mm512_castpd_si512, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd,
         _mm512_fnmadd_pd, _mm512_loadu_pd, _mm512_max_pd, _mm512_min_pd, _mm512_mul_pd, _mm512_permutex2var_pd,
-        _mm512_scalef_pd, _mm512_set1_pd, _mm512_sub_pd,
+        _mm512_scalef_pd, _mm512_set1_pd,
     };
 
     use super::{EXP_CLAMP, EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
 
-    /// The operations of [`super::exp_f32`], eight lanes at a time, in 18 vector
-    /// instructions: the table index is t's low bits as they are, `vscalefpd`
-    /// multiplies by 2^floor(n/16) = 2ᵏ, and a NaN needs no blend: the clamp
-    /// passes it through (quieted) and every later step keeps its payload.
+    /// The operations of [`super::exp_f32`], eight lanes at a time, in 17 vector
+    /// instructions (15 of them arithmetic; the loop is bound by their throughput):
+    ///
+    /// - the clamp passes a NaN through (quieted), and every later step keeps
+    ///   its payload: no blend;
+    /// - `b = n/16 = k + j/16` comes from `t` in one exact FMA (t − 1.5·2⁵² is the
+    ///   integer n, and n/16 is representable), and serves twice: `r = x − b·ln2`
+    ///   is the scalar `x − n·(ln2/16)` (the same exact product, so the same
+    ///   rounding), and `vscalefpd` multiplies by 2^floor(b) = 2ᵏ;
+    /// - the table index is t's low bits as they are.
+    ///
+    /// One instruction fewer than `n = t − shifter` and `n·(1/16)`.
+    /// (`vrangepd` would clamp in one instruction, but turns a NaN into the bound.)
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub(super) unsafe fn exp_f32(src: &[f32], dst: &mut [f32]) {
         let n = src.len().min(dst.len());
@@ -442,8 +451,9 @@ mod avx512 {
         // SAFETY: the table has 16 f64-sized entries: two 8-lane loads at 0 and 8 read inside it.
         let (lo_tbl, hi_tbl) = unsafe { (_mm512_loadu_pd(table), _mm512_loadu_pd(table.add(8))) };
         let (lo, hi) = (_mm512_set1_pd(-EXP_CLAMP), _mm512_set1_pd(EXP_CLAMP));
-        let (shifter, sixteenth) = (_mm512_set1_pd(SHIFTER), _mm512_set1_pd(1.0 / 16.0));
-        let (c16, ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(LN2_SIXTEENTH));
+        let shifter = _mm512_set1_pd(SHIFTER);
+        let (sixteenth, shifter_sixteenth) = (_mm512_set1_pd(1.0 / 16.0), _mm512_set1_pd(-SHIFTER / 16.0));
+        let (c16, ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(16.0 * LN2_SIXTEENTH));
         let poly = EXP_POLY.map(|c| _mm512_set1_pd(c));
         let mut i = 0;
         while i + 8 <= n {
@@ -453,15 +463,15 @@ mod avx512 {
             // vmaxpd/vminpd return their second operand when either is NaN: x goes second
             let xd = _mm512_min_pd(hi, _mm512_max_pd(lo, _mm512_cvtps_pd(x)));
             let t = _mm512_fmadd_pd(xd, c16, shifter);
-            let nd = _mm512_sub_pd(t, shifter);
-            let r = _mm512_fnmadd_pd(nd, ln2, xd);
+            let b = _mm512_fmadd_pd(t, sixteenth, shifter_sixteenth);
+            let r = _mm512_fnmadd_pd(b, ln2, xd);
             let mut p = poly[0];
             for &c in &poly[1..] {
                 p = _mm512_fmadd_pd(p, r, c);
             }
             // the permute reads each lane's index bits 3..0, t's low bits = n mod 16
             let entry = _mm512_permutex2var_pd(lo_tbl, _mm512_castpd_si512(t), hi_tbl);
-            let y = _mm512_scalef_pd(_mm512_mul_pd(entry, p), _mm512_mul_pd(nd, sixteenth));
+            let y = _mm512_scalef_pd(_mm512_mul_pd(entry, p), b);
             // SAFETY: as for the load above.
             unsafe { _mm256_storeu_ps(d.add(i), _mm512_cvtpd_ps(y)) };
             i += 8;
