@@ -428,8 +428,44 @@ def to_numpy(r):
 
 
 # ---------------------------------------------------------------- measurement
+SERVER_PIDS: list[int] = []
+QUIET_WAITS: list[float] = []
+
+
+def busy_ns():
+    """CPU time used so far by this process (every thread: NumPy's, TF's, JAX's and
+    PyTorch's pools live here) and by the lattensor bench servers, in ns."""
+    total = time.process_time_ns()
+    for pid in SERVER_PIDS:
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # not Linux, or the thread just ended
+    return total
+
+
+def wait_quiet(window=0.005, cap=0.5):
+    """Waits until no thread of any peer is spinning: until the CPU time used by
+    the peers in a 5 ms window is under 10% of one CPU (at most `cap` seconds).
+    OpenBLAS's worker keeps one vCPU busy for ~100 ms after a 1024² product,
+    PyTorch's OpenMP workers for ~10 ms; whoever runs next would share the
+    2 vCPUs with it."""
+    start = time.perf_counter()
+    prev = busy_ns()
+    while time.perf_counter() - start < cap:
+        time.sleep(window)
+        cur = busy_ns()
+        if cur - prev < 0.1 * window * 1e9:
+            break
+        prev = cur
+    QUIET_WAITS.append(time.perf_counter() - start)
+
+
 def canaries(server):
     time.sleep(ARGS.pause)
+    wait_quiet()
     if ARGS.no_canaries:
         return 0, 0.0
     fma = int(server.ask("probe_fma"))
@@ -638,6 +674,7 @@ def main():
         if not Path(path).exists():
             sys.exit(f"{path} not found: build it with `cargo build --release -p lattensor --example bench_server`")
         bins.append((name, Server(path)))
+        SERVER_PIDS.append(bins[-1][1].p.pid)
         ARGS_LATTENSOR_ORDER.append(name)
     pat = re.compile(ARGS.workloads)
     results, raw = [], []
@@ -663,6 +700,8 @@ def main():
     header = (f"Run {started:%Y-%m-%d %H:%M} UTC, {ARGS.threads} thread(s), {ARGS.rounds} clean blocks/peer "
               f"of >= {ARGS.block_ms:.0f} ms, {platform.machine()} {os.cpu_count()} CPUs; read-BW canary at end "
               f"{statistics.median(bws):.0f} GB/s (> 50: the host's fast mode); "
+              + (f"wait for idle peers before a block: median {statistics.median(QUIET_WAITS) * 1e3:.0f} ms, "
+                 f"max {max(QUIET_WAITS) * 1e3:.0f} ms; " if QUIET_WAITS else "")
               + ", ".join(f"{k} {v}" for k, v in versions.items()))
     text = render(results, ARGS.threads, header)
     print(text)
