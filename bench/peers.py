@@ -10,7 +10,7 @@ formula as the peers' inputs, and one result per workload is checked against
 NumPy's.
 
 Noise control as in shared/spec/perf_baselines.md: before and after each block,
-after a short pause that lets other libraries' worker threads go idle, the
+after a short pause and a wait until no peer's worker thread spins, the
 server runs a 2-thread FMA + spin-barrier canary (a block is discarded if either
 canary took > 1.5x the best canary of the run: the host stole a vCPU) and a
 2-thread 96 MiB read that tags the block with the host's DRAM-bandwidth mode.
