@@ -401,7 +401,6 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     // bands of whole micro-panels, two per thread so that rayon can balance them
     // (one band when single-threaded: the caller may be one of many parallel products)
     let bands = if parallel { panels_m.min(2 * threads) } else { 1 };
-    let band_rows = panels_m.div_ceil(bands) * MR;
     let c_addr = c as usize;
     // all of B, packed once into NR-column panels that run over the whole depth:
     // the block (pc..pc+kc) of a panel is then its contiguous slice pc·NR..(pc+kc)·NR
@@ -412,12 +411,17 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     unsafe { pack_b(pb, b, k, n, parallel) };
     let pb: &[T] = pb;
     // one parallel region per product: each band runs every depth block itself
-    let band = |r0: usize| {
-        let rows = band_rows.min(m - r0);
+    let band = |(r0, rows): (usize, usize)| {
         // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
         unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n) };
     };
-    let starts: Vec<usize> = (0..m).step_by(band_rows).collect();
+    // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
+    // halves rayon deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
+    // 1024 rows as 264 + 264 | 264 + 232: the critical path 3% over half. Balanced, in
+    // four runs alternating calls with the old split, 1024² products took 1–3% less: the
+    // fastest of 50 calls 2–3% (f32) and 1–2% (f64), the median 1–3% in 7 of 8.)
+    let edge = |b: usize| (b * panels_m / bands * MR).min(m);
+    let starts: Vec<(usize, usize)> = (0..bands).map(|b| (edge(b), edge(b + 1) - edge(b))).collect();
     if bands > 1 {
         starts.into_par_iter().for_each(band);
     } else {
