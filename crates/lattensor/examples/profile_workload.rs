@@ -6,6 +6,10 @@
 //! - `profile_workload P1_add_f32,P2_add_i32_f32 200` alternates the listed
 //!   workloads call by call, so that the host's slow phases hit all of them alike.
 //!
+//! - `profile_workload 'ein:bij,bjk->bik:1x128x128,1x128x128' 500` times an
+//!   einsum on f32 operands of the given shapes (filled like the workloads'),
+//!   to explore shapes without a rebuild; with one, separate workloads by `;`.
+//!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `RAYON_NUM_THREADS=1` gives the single-threaded numbers.
 //!
@@ -19,11 +23,15 @@ fn main() {
     let names = std::env::args().nth(1).expect("usage: profile_workload NAME[,NAME...] [REPS]");
     let reps: usize = std::env::args().nth(2).map(|s| s.parse().expect("REPS is a count")).unwrap_or(2000).max(1);
     let calls: Vec<(&str, workloads::Call)> = names
-        .split(',')
-        .map(|n| match workloads::workload(n) {
+        // an einsum spec has commas of its own: then workloads are separated by ';'
+        .split(if names.contains("ein:") { ';' } else { ',' })
+        .map(|n| match einsum_spec(n).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
-                eprintln!("no workload named {n}; the names are {}", workloads::NAMES.join(", "));
+                eprintln!(
+                    "no workload named {n}; the names are {}, or ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4)",
+                    workloads::NAMES.join(", ")
+                );
                 std::process::exit(2)
             }
         })
@@ -46,4 +54,23 @@ fn main() {
         t.sort_by(f64::total_cmp);
         eprintln!("{name}: {mean:.1} us/call (min {:.1}, median {:.1})", t[0], t[reps / 2]);
     }
+}
+
+/// `ein:EQUATION:SHAPE,SHAPE...`: an einsum on f32 operands of those shapes.
+fn einsum_spec(spec: &str) -> Option<workloads::Call> {
+    let rest = spec.strip_prefix("ein:")?;
+    let (eq, shapes) = rest.rsplit_once(':')?;
+    let mut seed = 0;
+    let mut operands = Vec::new();
+    for shape in shapes.split(',') {
+        let dims: Vec<usize> = shape.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+        let n: usize = dims.iter().product();
+        operands.push(lattensor::Tensor::from_vec(workloads::floats(n, seed), &dims).ok()?);
+        seed += n;
+    }
+    let eq = eq.to_string();
+    Some(Box::new(move || {
+        let refs: Vec<&lattensor::Tensor> = operands.iter().collect();
+        lattensor::einsum::einsum(&eq, &refs).expect("the einsum runs")
+    }))
 }
