@@ -9,6 +9,7 @@
 //! - `profile_workload 'ein:bij,bjk->bik:1x128x128,1x128x128' 500` times an
 //!   einsum on f32 operands of the given shapes (filled like the workloads'),
 //!   to explore shapes without a rebuild; with one, separate workloads by `;`.
+//!   Likewise `add:DTYPE:N` adds two vectors of N elements of that dtype.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `RAYON_NUM_THREADS=1` gives the single-threaded numbers.
@@ -25,7 +26,7 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
@@ -73,4 +74,14 @@ fn einsum_spec(spec: &str) -> Option<workloads::Call> {
         let refs: Vec<&lattensor::Tensor> = operands.iter().collect();
         lattensor::einsum::einsum(&eq, &refs).expect("the einsum runs")
     }))
+}
+
+/// `add:DTYPE:N`: `a + b` on two vectors of N elements of DTYPE (f32 values cast).
+fn add_spec(spec: &str) -> Option<workloads::Call> {
+    let mut parts = spec.strip_prefix("add:")?.split(':');
+    let dtype = lattensor::DType::parse(parts.next()?).ok()?;
+    let n: usize = parts.next()?.parse().ok()?;
+    let operand = |seed| lattensor::Tensor::from_vec(workloads::floats(n, seed), &[n]).ok()?.cast(dtype).ok();
+    let (a, b) = (operand(0)?, operand(n)?);
+    Some(Box::new(move || lattensor::ops::add(&a, &b).expect("the add runs")))
 }
