@@ -239,7 +239,8 @@ mod avx512 {
 
     /// [`binary`] for bf16 on a CPU with AVX512_BF16, rounding with
     /// [`narrow16_bf16_ne`]: the same bits. The integer rounding made a bf16 add
-    /// ~1.65× as costly as an f16 add on one core with its data in L1.
+    /// ~1.7× as costly as an f16 add on one core with its data in L1 (3.75 against
+    /// 2.2 µs per 16K elements); with `vcvtneps2bf16`, 3.3 µs.
     ///
     /// # Safety
     /// As for [`binary`], and the CPU must have AVX512_BF16; `H` must be bf16.
