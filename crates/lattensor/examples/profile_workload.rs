@@ -30,7 +30,7 @@ fn main() {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, or ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4)",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4) or add:DTYPE:N",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)
