@@ -28,6 +28,11 @@
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
 //!   written with plain vector stores.
 //!
+//! - In a batch of small products run one per task, each product fetches the
+//!   next one's operands into L2 as it goes, a share after each tile (see
+//!   [`Upcoming`]): they come from memory, and packing them would otherwise
+//!   wait on it.
+//!
 //! Each element of C is a sum over k in blocks of `KC`, each block summed in
 //! order with FMAs, so results are deterministic (independent of the number
 //! of threads) but not the same bits as another BLAS.
@@ -371,6 +376,87 @@ impl<T: Copy> MatRef<T> {
     }
 }
 
+/// A range of memory that [`gemm`]'s caller reads next (the next product of a
+/// batch): `gemm` fetches it into L2 while it computes. By address, as a hint
+/// only: it is never dereferenced.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Upcoming {
+    start: usize,
+    len: usize,
+}
+
+impl Upcoming {
+    /// Nothing to fetch.
+    pub(crate) const NONE: Self = Upcoming { start: 0, len: 0 };
+
+    /// The bytes of a `rows × cols` matrix at `ptr` with strides `rs`, `cs`
+    /// (elements), if its strides are non-negative and it is dense enough
+    /// (its span at most twice its elements) to be worth fetching whole;
+    /// otherwise [`Upcoming::NONE`].
+    pub(crate) fn of<T>(ptr: *const T, rows: usize, cols: usize, rs: isize, cs: isize) -> Self {
+        if rows == 0 || cols == 0 || rs < 0 || cs < 0 {
+            return Self::NONE;
+        }
+        let size = std::mem::size_of::<T>();
+        let span = (rows - 1)
+            .checked_mul(rs as usize)
+            .and_then(|r| r.checked_add((cols - 1).checked_mul(cs as usize)?))
+            .and_then(|e| e.checked_add(1)?.checked_mul(size));
+        match span {
+            Some(len) if len / 2 <= rows.saturating_mul(cols).saturating_mul(size) => {
+                Upcoming { start: ptr as usize, len }
+            }
+            _ => Self::NONE,
+        }
+    }
+}
+
+/// Fetches [`Upcoming`] ranges into L2 a share at a time, spread evenly over a
+/// band's tiles.
+struct Prefetcher<'a> {
+    spans: &'a [Upcoming],
+    span: usize,
+    offset: usize,
+    lines_per_tile: usize,
+}
+
+impl<'a> Prefetcher<'a> {
+    fn new(spans: &'a [Upcoming], tiles: usize) -> Self {
+        let lines: usize = spans.iter().map(|s| s.len.div_ceil(64)).sum();
+        Prefetcher { spans, span: 0, offset: 0, lines_per_tile: lines.div_ceil(tiles.max(1)) }
+    }
+
+    /// Issues the next tile's share of prefetches (hints: never a fault).
+    #[inline]
+    fn step(&mut self) {
+        let share = self.lines_per_tile;
+        for _line in self.by_ref().take(share) {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: prefetching is a hint and never faults, whatever the address.
+            unsafe {
+                use std::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
+                _mm_prefetch::<_MM_HINT_T1>(_line as *const i8);
+            }
+        }
+    }
+}
+
+/// The addresses to fetch, one per cache line of each span in turn.
+impl Iterator for Prefetcher<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        loop {
+            let s = self.spans.get(self.span)?;
+            if self.offset < s.len {
+                self.offset += 64;
+                return Some(s.start.wrapping_add(self.offset - 64));
+            }
+            (self.span, self.offset) = (self.span + 1, 0);
+        }
+    }
+}
+
 /// Takes this thread's buffer from `cell`, grown to at least `len` elements of
 /// `T` after a 64-byte aligned start; returns it with that start. Give it back
 /// with `cell.set` so that the next call reuses it (no allocation, no page
@@ -397,7 +483,8 @@ fn give_back(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, wo
 
 /// `C = A·B` with `A` m × k, `B` k × n and `C` m × n row-major with row stride
 /// `rs_c` (column stride 1), overwritten. `parallel` splits the rows of C
-/// across rayon's threads.
+/// across rayon's threads. `upcoming` (only used single-threaded): memory the
+/// caller reads next, fetched into L2 a share after each tile.
 ///
 /// # Safety
 /// [`available`] returned true; every (i, p) with i < m, p < k is a readable
@@ -414,6 +501,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     c: *mut T,
     rs_c: usize,
     parallel: bool,
+    upcoming: &[Upcoming],
 ) {
     if m == 0 || n == 0 {
         return;
@@ -444,7 +532,8 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     // one parallel region per product: each band runs every depth block itself
     let band = |(r0, rows): (usize, usize)| {
         // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
-        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n) };
+        let upcoming = if bands == 1 { upcoming } else { &[] };
+        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming) };
     };
     // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
     // halves rayon deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
@@ -611,8 +700,11 @@ unsafe fn compute_band<T: Scalar>(
     rows: usize,
     k: usize,
     n: usize,
+    upcoming: &[Upcoming],
 ) {
     let nr = T::NR;
+    let tiles = k.div_ceil(T::KC) * rows.div_ceil(MR) * n.div_ceil(nr);
+    let mut prefetcher = Prefetcher::new(upcoming, tiles);
     let (mut words, start) = take_buffer::<T>(&PACKED_A, MC * T::KC.min(k));
     let all: &mut [T] = bytemuck::cast_slice_mut(&mut words[..]);
     let mut tile = [T::default(); MR * 32];
@@ -674,6 +766,7 @@ unsafe fn compute_band<T: Scalar>(
                         // h and w are full, else `tile`); `gemm`'s caller checked AVX-512F.
                         unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc) };
                     }
+                    prefetcher.step();
                     if full {
                         continue;
                     }
@@ -737,12 +830,47 @@ mod tests {
         for parallel in [false, true] {
             let mut c = vec![T::from(f32::NAN); m * n];
             // SAFETY: AVX-512F is checked by the caller; the buffers have the stated shapes.
-            unsafe { gemm(m, n, k, a, b, c.as_mut_ptr(), n, parallel) };
+            unsafe { gemm(m, n, k, a, b, c.as_mut_ptr(), n, parallel, &[]) };
             for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
                 let g: f64 = g.into();
                 assert!((g - w).abs() <= tol * (1.0 + w.abs()), "{m}×{n}×{k} [{i}]: {g} vs {w}");
             }
         }
+    }
+
+    #[test]
+    fn upcoming_spans_cover_dense_matrices_only() {
+        let p = 4096 as *const f32;
+        // 3 × 5 row-major: 15 elements, 60 bytes; transposed: the same span
+        let s = Upcoming::of(p, 3, 5, 5, 1);
+        assert_eq!((s.start, s.len), (4096, 60));
+        assert_eq!(Upcoming::of(p, 3, 5, 1, 3).len, 60);
+        // rows of 5 elements 8 apart: 21 elements, within twice 15
+        assert_eq!(Upcoming::of(p, 3, 5, 8, 1).len, 84);
+        // too sparse, negative strides, empty, overflowing: nothing
+        for s in [
+            Upcoming::of(p, 3, 5, 100, 1),
+            Upcoming::of(p, 3, 5, -5, 1),
+            Upcoming::of(p, 0, 5, 5, 1),
+            Upcoming::of(p, usize::MAX / 2, 5, isize::MAX, 1),
+        ] {
+            assert_eq!(s.len, 0);
+        }
+    }
+
+    #[test]
+    fn prefetcher_visits_every_line_once_spread_over_the_tiles() {
+        let spans = [Upcoming { start: 1000, len: 130 }, Upcoming::NONE, Upcoming { start: 9000, len: 64 }];
+        let lines: Vec<usize> = Prefetcher::new(&spans, 1).collect();
+        assert_eq!(lines, [1000, 1064, 1128, 9000]);
+        // four lines over three tiles: two per tile, the last tile has none left
+        let mut p = Prefetcher::new(&spans, 3);
+        assert_eq!(p.lines_per_tile, 2);
+        for _ in 0..2 {
+            p.step();
+        }
+        assert_eq!(p.next(), None);
+        assert_eq!(Prefetcher::new(&[], 0).next(), None);
     }
 
     #[test]
