@@ -9,6 +9,7 @@
 //! become scalars. Large outputs are split across threads with rayon and
 //! written with streaming stores.
 
+pub(crate) mod column_sums;
 pub(crate) mod fast;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
@@ -169,6 +170,17 @@ pub(crate) fn par_map<R: Send>(n: usize, work: usize, f: impl Fn(usize) -> R + S
         (0..n).into_par_iter().map(f).collect()
     } else {
         (0..n).map(f).collect()
+    }
+}
+
+/// `f` of each item, in parallel across rayon's workers under the same condition
+/// as [`par_map`], else in order on the calling thread.
+pub(crate) fn par_for_each<T: Send>(items: Vec<T>, work: usize, f: impl Fn(T) + Sync + Send) {
+    use rayon::prelude::*;
+    if work >= PAR_MIN && items.len() > 1 && multithreaded() {
+        items.into_par_iter().for_each(f);
+    } else {
+        items.into_iter().for_each(f);
     }
 }
 

@@ -161,68 +161,62 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
     let compensate = A::DTYPE == DType::F64;
     let blocks = (rows / MIN_BLOCK_ROWS).clamp(1, 8);
     let rows_per_block = rows.div_ceil(blocks);
-    let stripes = cols.div_ceil(STRIPE);
-    let task = |t: usize| -> Vec<Kahan> {
-        let (stripe, block) = (t % stripes, t / stripes);
-        let (c0, w) = (stripe * STRIPE, STRIPE.min(cols - stripe * STRIPE));
+    // Each row block's partial sums (and compensations), `cols` per block, written in place
+    // by the tasks: per-task vectors, freed at the end of every call, cost page faults on
+    // every call (~5% of a 4096² f32 mean, measured with `perf`).
+    let mut sums = vec![0f64; blocks * cols];
+    let mut comps = if compensate { vec![0f64; blocks * cols] } else { Vec::new() };
+    let task = |block: usize, c0: usize, sum: &mut [f64], comp: &mut [f64]| {
+        let w = sum.len();
         let (r0, r1) = (block * rows_per_block, ((block + 1) * rows_per_block).min(rows));
-        let (mut sum, mut comp, mut row) = (vec![0f64; w], vec![0f64; w], vec![0f64; w]);
-        let segment = |r: usize| &data[r * cols + c0..r * cols + c0 + w];
         if let (false, Some(f32_rows)) = (compensate, crate::kernels::fast::same::<A, f32>(data)) {
+            use crate::kernels::column_sums::{ROWS, add_rows};
             let seg = |r: usize| &f32_rows[r * cols + c0..r * cols + c0 + w];
-            // four rows per pass over the accumulators, added in row order (same bits as one at a time)
+            // several rows per pass over the accumulators, added in row order (same bits as one at a time)
             let mut r = r0;
-            while r + 4 <= r1 {
-                let (a, b, c, d) = (seg(r), seg(r + 1), seg(r + 2), seg(r + 3));
-                crate::kernels::fast::simd!({
-                    for ((((s, &a), &b), &c), &d) in sum.iter_mut().zip(a).zip(b).zip(c).zip(d) {
-                        *s = (((*s + a as f64) + b as f64) + c as f64) + d as f64;
-                    }
-                },);
-                r += 4;
+            while r + ROWS <= r1 {
+                add_rows(sum, std::array::from_fn::<_, ROWS, _>(|q| seg(r + q)));
+                r += ROWS;
             }
             for r in r..r1 {
-                let a = seg(r);
-                crate::kernels::fast::simd!({
-                    for (s, &v) in sum.iter_mut().zip(a) {
-                        *s += v as f64;
-                    }
-                },);
+                add_rows(sum, [seg(r)]);
             }
-        } else {
-            for r in r0..r1 {
-                crate::element::convert_slice(segment(r), &mut row);
-                crate::kernels::fast::simd!({
-                    if compensate {
-                        for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
-                            // Neumaier: the compensation keeps the bits lost in s + v
-                            let t = *s + v;
-                            *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
-                            *s = t;
-                        }
-                    } else {
-                        for (s, &v) in sum.iter_mut().zip(&row) {
-                            *s += v;
-                        }
-                    }
-                },);
-            }
+            return;
         }
-        sum.into_iter().zip(comp).collect()
+        let mut row = vec![0f64; w];
+        for r in r0..r1 {
+            crate::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
+            crate::kernels::fast::simd!({
+                if compensate {
+                    for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
+                        // Neumaier: the compensation keeps the bits lost in s + v
+                        let t = *s + v;
+                        *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
+                        *s = t;
+                    }
+                } else {
+                    for (s, &v) in sum.iter_mut().zip(&row) {
+                        *s += v;
+                    }
+                }
+            },);
+        }
     };
-    let tasks = stripes * blocks;
-    let parts: Vec<Vec<Kahan>> = par_map(tasks, rows * cols, task);
-    let mut out = Vec::with_capacity(cols);
-    for stripe in 0..stripes {
-        let mut acc = parts[stripe].clone();
-        for block in 1..blocks {
-            for (a, &p) in acc.iter_mut().zip(&parts[block * stripes + stripe]) {
-                *a = kahan_combine(*a, p);
-            }
+    // the tasks: (row block, stripe of columns), each with its pieces of `sums` and `comps`
+    let mut pieces: Vec<(usize, usize, &mut [f64], &mut [f64])> = Vec::new();
+    let mut comp_rows = comps.chunks_mut(cols);
+    for (block, sum_row) in sums.chunks_mut(cols).enumerate() {
+        let mut comp_stripes = comp_rows.next().map(|c| c.chunks_mut(STRIPE));
+        for (stripe, sum) in sum_row.chunks_mut(STRIPE).enumerate() {
+            let comp = comp_stripes.as_mut().and_then(|c| c.next()).unwrap_or_default();
+            pieces.push((block, stripe * STRIPE, sum, comp));
         }
-        out.extend(acc.into_iter().map(finish));
     }
-    out
+    crate::kernels::par_for_each(pieces, rows * cols, |(block, c0, sum, comp)| task(block, c0, sum, comp));
+    let part = |block: usize, c: usize| -> Kahan {
+        (sums[block * cols + c], if compensate { comps[block * cols + c] } else { 0.0 })
+    };
+    (0..cols).map(|c| finish((1..blocks).fold(part(0, c), |acc, block| kahan_combine(acc, part(block, c))))).collect()
 }
 
 /// Compensated f64 sum state: (sum, compensation).
