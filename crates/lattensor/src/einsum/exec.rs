@@ -288,8 +288,8 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                     // The next product's operands (most often this thread's next task), fetched
                     // into L2 while this one computes: its B is then packed from L2, and its A
                     // read from there. Separate processes in turn, medians of 5–6 rounds (ms):
-                    // one thread E2 3.44 → 3.22, E3 6.83 → 6.57; two threads E2 1.84 → 1.75,
-                    // E3 3.67 → 3.57. (Fetching its C as well: no better.)
+                    // one thread E2 3.44 → 3.22, E3 6.83 → 6.57; two threads E2 1.93 → 1.73,
+                    // E3 3.89 → 3.54. (Fetching its C as well: no better.)
                     let upcoming = if i + 1 < bt && !threaded {
                         let (na, nb) = (a.wrapping_offset(sa[0]), b.wrapping_offset(sb[0]));
                         [Upcoming::of(na, m, k, sa[1], sa[2]), Upcoming::of(nb, k, n, sb[1], sb[2])]

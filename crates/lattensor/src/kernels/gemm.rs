@@ -531,8 +531,8 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let pb: &[T] = pb;
     // one parallel region per product: each band runs every depth block itself
     let band = |(r0, rows): (usize, usize)| {
-        // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
         let upcoming = if bands == 1 { upcoming } else { &[] };
+        // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
         unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming) };
     };
     // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
