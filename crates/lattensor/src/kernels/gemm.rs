@@ -26,7 +26,8 @@
 //! - The micro-kernel keeps a 12 × NR tile of C in 24 vector registers and
 //!   does 24 FMAs per step of k: 12 broadcasts of A against two vectors of B.
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
-//!   written with plain vector stores.
+//!   written with plain vector stores. A last panel of up to 4 or 8 rows (128
+//!   rows are 10 × 12 + 8) runs the same kernel cut to 4 or 8 rows.
 //!
 //! - In a batch of small products run one per task, each product fetches the
 //!   next one's operands into L2 as it goes, a share after each tile (see
@@ -48,12 +49,22 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     const NR: usize;
     /// Depth of a packed block.
     const KC: usize;
-    /// `C[0..MR, 0..NR] (=|+=) Apanel · Bpanel` over `kc` steps; `c` has row stride `rs_c`.
+    /// `C[0..rows, 0..NR] (=|+=) Apanel[0..rows] · Bpanel` over `kc` steps, for
+    /// `rows` = 4, 8 or [`MR`] (the short ones for a last panel of up to 4 or 8
+    /// rows, which would otherwise cost a whole tile); `c` has row stride `rs_c`.
     ///
     /// # Safety
     /// AVX-512F is available; `a` holds `kc·MR` and `b` `kc·NR` readable
-    /// elements; `c` points to `MR` rows of `NR` writable elements, `rs_c` apart.
-    unsafe fn kernel(kc: usize, a: *const Self, b: *const Self, c: *mut Self, rs_c: usize, accumulate: bool);
+    /// elements; `c` points to `rows` rows of `NR` writable elements, `rs_c` apart.
+    unsafe fn kernel(
+        kc: usize,
+        a: *const Self,
+        b: *const Self,
+        c: *mut Self,
+        rs_c: usize,
+        accumulate: bool,
+        rows: usize,
+    );
     /// As [`Scalar::kernel`], but A is read in place: element (r, p) of the
     /// tile's A at `a + r·rs_a + p` (a row-major A needs no packing).
     ///
@@ -94,9 +105,24 @@ macro_rules! micro_kernel {
             const KC: usize = $kc;
 
             #[inline]
-            unsafe fn kernel(kc: usize, a: *const $t, b: *const $t, c: *mut $t, rs_c: usize, accumulate: bool) {
-                // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_tile::<true>(kc, a, MR, b, c, rs_c, accumulate, std::ptr::null()) }
+            unsafe fn kernel(
+                kc: usize,
+                a: *const $t,
+                b: *const $t,
+                c: *mut $t,
+                rs_c: usize,
+                accumulate: bool,
+                rows: usize,
+            ) {
+                let none = std::ptr::null();
+                // SAFETY: forwarded from this function's contract (`c` has at least the rows written).
+                unsafe {
+                    match rows {
+                        4 => avx512_tile::<true, 4>(kc, a, MR, b, c, rs_c, accumulate, none),
+                        8 => avx512_tile::<true, 8>(kc, a, MR, b, c, rs_c, accumulate, none),
+                        _ => avx512_tile::<true, MR>(kc, a, MR, b, c, rs_c, accumulate, none),
+                    }
+                }
             }
 
             #[inline]
@@ -111,7 +137,7 @@ macro_rules! micro_kernel {
                 next: *const $t,
             ) {
                 // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_tile::<false>(kc, a, rs_a, b, c, rs_c, accumulate, next) }
+                unsafe { avx512_tile::<false, MR>(kc, a, rs_a, b, c, rs_c, accumulate, next) }
             }
 
             #[inline]
@@ -121,15 +147,16 @@ macro_rules! micro_kernel {
             }
         }
 
-        /// The micro-kernel. `PACKED`: A is a packed panel, element (r, p) at
-        /// `a + p·MR + r`; otherwise A is read in place, (r, p) at `a + r·rs_a + p`.
+        /// The micro-kernel, for rows `0..ROWS` of the tile. `PACKED`: A is a packed
+        /// panel, element (r, p) at `a + p·MR + r`; otherwise A is read in place, (r, p)
+        /// at `a + r·rs_a + p`.
         ///
         /// # Safety
         /// As for [`Scalar::kernel`] (`PACKED`) or [`Scalar::kernel_rows`].
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f")]
         #[allow(clippy::too_many_arguments)]
-        unsafe fn avx512_tile<const PACKED: bool>(
+        unsafe fn avx512_tile<const PACKED: bool, const ROWS: usize>(
             kc: usize,
             a: *const $t,
             rs_a: usize,
@@ -150,14 +177,14 @@ macro_rules! micro_kernel {
             // run in turn, this and the prefetch of `next` took E2 (64 products of 128³) from
             // medians 3.91/4.19 to 3.33/3.55 ms and E3 (64 of 256 × 64 × 256) from 8.33/8.71
             // to 6.56/7.06 ms in two sets of runs; either alone gained about half of that.
-            for r in 0..MR {
+            for r in 0..ROWS {
                 // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
                 unsafe {
                     _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c).cast::<i8>());
                     _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c + L).cast::<i8>());
                 }
             }
-            let mut acc: [[$vec; 2]; MR] = [[$zero(); 2]; MR];
+            let mut acc: [[$vec; 2]; ROWS] = [[$zero(); 2]; ROWS];
             for p in 0..kc {
                 if !PACKED && !next.is_null() {
                     // 12·kc/16 lines in kc steps (f32), 12·kc/8 in kc steps of two (f64)
@@ -174,7 +201,7 @@ macro_rules! micro_kernel {
                     }
                 }
                 // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` is inside the packed
-                // panel, and element (r, p) of A inside the panel or row r < MR of A
+                // panel, and element (r, p) of A inside the panel or row r < ROWS ≤ MR of A
                 // (caller's contract).
                 unsafe {
                     let b0 = $load(b.add(p * 2 * L));
@@ -188,7 +215,7 @@ macro_rules! micro_kernel {
                 }
             }
             for (r, row) in acc.iter().enumerate() {
-                // SAFETY: row r < MR of the C tile has 2L writable elements at c + r·rs_c.
+                // SAFETY: row r < ROWS of the C tile has 2L writable elements at c + r·rs_c.
                 unsafe {
                     let cp = c.add(r * rs_c);
                     let (mut v0, mut v1) = (row[0], row[1]);
@@ -743,8 +770,17 @@ unsafe fn compute_band<T: Scalar>(
                     let h = MR.min(ic + mc - i0);
                     // SAFETY: row i0 < m, column j0 < n of C.
                     let cp = unsafe { c.add(i0 * rs_c + j0) };
-                    // a whole tile runs into C; an edge tile into `tile`, whose valid part is then copied (or added)
-                    let full = h == MR && w == nr;
+                    // A last panel of up to 4 or 8 rows runs a kernel of 4 or 8 rows. A tile
+                    // of exactly the kernel's rows and NR columns runs into C; any other edge
+                    // tile into `tile`, whose valid part is then copied (or added).
+                    let rows_k = if h <= 4 {
+                        4
+                    } else if h <= 8 {
+                        8
+                    } else {
+                        MR
+                    };
+                    let full = h == rows_k && w == nr;
                     let (dst, rs_dst, acc) = if full { (cp, rs_c, accumulate) } else { (tile.as_mut_ptr(), nr, false) };
                     if in_place && h == MR {
                         // SAFETY: rows i0..i0 + MR ≤ m of the row-major A have the kc
@@ -762,9 +798,10 @@ unsafe fn compute_band<T: Scalar>(
                         }
                     } else {
                         // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
-                        // has MR rows of NR writable elements, `rs_dst` apart (C's tile when
-                        // h and w are full, else `tile`); `gemm`'s caller checked AVX-512F.
-                        unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc) };
+                        // has rows_k rows of NR writable elements, `rs_dst` apart (C's tile when
+                        // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows);
+                        // `gemm`'s caller checked AVX-512F.
+                        unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc, rows_k) };
                     }
                     prefetcher.step();
                     if full {
@@ -909,6 +946,9 @@ mod tests {
             (100, 530, 3),
             (37, 1000, 513),
             (14, 40, 800),  // three depth blocks
+            (20, 64, 33),   // a last panel of 8 rows (the 8-row kernel, straight into C)
+            (18, 48, 9),    // of 6 rows (the 8-row kernel, through the edge tile)
+            (16, 70, 40),   // of 4 rows, and a short last column panel
             (25, 40, 1024), // rows of A 4 KiB apart (f32): packed, not read in place
             (3, 2, 0),
         ] {
