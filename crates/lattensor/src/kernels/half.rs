@@ -163,18 +163,64 @@ mod avx512 {
         unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), h) };
     }
 
-    /// Elements `i..i + 16` of `s` widened (or the scalar sixteen times).
+    /// One operand of a loop, split once before it: a pointer to contiguous
+    /// elements, or (`SCALAR`) a value in f32 and a null pointer. The loops are
+    /// instantiated per kind of operand, so no step branches on it.
+    #[derive(Clone, Copy)]
+    struct Operand<H> {
+        ptr: *const H,
+        value: f32,
+    }
+
+    impl<H> Operand<H> {
+        fn of(s: HalfSrc<'_, H>) -> Self {
+            match s {
+                HalfSrc::Slice(x) => Operand { ptr: x.as_ptr(), value: 0.0 },
+                HalfSrc::Scalar(v) => Operand { ptr: std::ptr::null(), value: v },
+            }
+        }
+    }
+
+    /// Runs `body::<A_SCALAR, B_SCALAR>` for the kinds of `a` and `b`.
+    macro_rules! by_kinds {
+        ($a:expr, $b:expr, $body:ident, $($arg:expr),*) => {
+            match ($a, $b) {
+                (HalfSrc::Slice(_), HalfSrc::Slice(_)) => $body::<H, F, false, false>(Operand::of($a), Operand::of($b), $($arg),*),
+                (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => $body::<H, F, false, true>(Operand::of($a), Operand::of($b), $($arg),*),
+                (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => $body::<H, F, true, false>(Operand::of($a), Operand::of($b), $($arg),*),
+                (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => $body::<H, F, true, true>(Operand::of($a), Operand::of($b), $($arg),*),
+            }
+        };
+    }
+
+    /// Sixteen elements at `i` of `s` widened (or the scalar sixteen times).
     ///
     /// # Safety
-    /// A slice must have at least `i + 16` elements; `H` must be f16 or bf16.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
-    unsafe fn load16<H: Element>(s: HalfSrc<'_, H>, i: usize) -> [f32; 16] {
-        match s {
+    /// Unless `SCALAR`, `s.ptr` has at least `i + 16` readable elements; `H` must be f16 or bf16.
+    #[inline(always)]
+    unsafe fn load16<H: Element, const SCALAR: bool>(s: Operand<H>, i: usize) -> [f32; 16] {
+        if SCALAR {
+            [s.value; 16]
+        } else {
             // SAFETY: the caller guarantees sixteen elements from `i`; `[f32; 16]` and
             // `__m512` have the same size and every bit pattern is valid for both.
-            HalfSrc::Slice(x) => unsafe { std::mem::transmute::<__m512, [f32; 16]>(widen16(x.as_ptr().add(i))) },
-            HalfSrc::Scalar(v) => [v; 16],
+            unsafe { std::mem::transmute::<__m512, [f32; 16]>(widen16(s.ptr.add(i))) }
+        }
+    }
+
+    /// Elements `from..to` by the element function: a loop's tail, and the
+    /// steps it hands back. Out of line, so that it takes no registers from the loop.
+    #[cold]
+    #[inline(never)]
+    fn by_element<H: Element, F: Fn(f32, f32) -> f32>(
+        a: HalfSrc<'_, H>,
+        b: HalfSrc<'_, H>,
+        out: &mut [H],
+        from: usize,
+        f: &F,
+    ) {
+        for (j, o) in out.iter_mut().enumerate().skip(from) {
+            *o = one(a, b, j, f);
         }
     }
 
@@ -190,23 +236,41 @@ mod avx512 {
         out: &mut [H],
         f: &F,
     ) {
+        // SAFETY: forwarded (the operands are `a` and `b`, split).
+        let done = unsafe { by_kinds!(a, b, steps16, out, f) };
+        if done < out.len() {
+            by_element(a, b, out, done, f);
+        }
+    }
+
+    /// [`binary`]'s whole steps; returns how many elements they covered.
+    ///
+    /// # Safety
+    /// As for [`binary`], for the operands split.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    unsafe fn steps16<H: Element, F: Fn(f32, f32) -> f32, const A_SCALAR: bool, const B_SCALAR: bool>(
+        a: Operand<H>,
+        b: Operand<H>,
+        out: &mut [H],
+        f: &F,
+    ) -> usize {
         let n = out.len();
+        let o = out.as_mut_ptr();
         let mut i = 0;
         while i + 16 <= n {
             // SAFETY: i + 16 <= n, which is each slice's length (the caller's contract).
-            let (x, y) = unsafe { (load16(a, i), load16(b, i)) };
+            let (x, y) = unsafe { (load16::<H, A_SCALAR>(a, i), load16::<H, B_SCALAR>(b, i)) };
             let mut r = [0f32; 16];
             for k in 0..16 {
                 r[k] = f(x[k], y[k]);
             }
             // SAFETY: `[f32; 16]` and `__m512` have the same size and any bits are valid for both;
-            // i + 16 <= n = out.len(), so sixteen elements at `out + i` are writable.
-            unsafe { narrow16(std::mem::transmute::<[f32; 16], __m512>(r), out.as_mut_ptr().add(i)) };
+            // i + 16 <= n = out.len(), so sixteen elements at `o + i` are writable.
+            unsafe { narrow16(std::mem::transmute::<[f32; 16], __m512>(r), o.add(i)) };
             i += 16;
         }
-        for (j, o) in out.iter_mut().enumerate().skip(i) {
-            *o = one(a, b, j, f);
-        }
+        i
     }
 
     /// Thirty-two bf16 at `i` of `s` widened to f32 in two vectors, in the order
@@ -214,24 +278,21 @@ mod avx512 {
     /// 8L..8L+4 of each 128-bit lane L, the second 8L+4..8L+8 (a scalar fills both).
     ///
     /// # Safety
-    /// A slice must have at least `i + 32` elements; `H` must be bf16.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn load32_bf16<H: Element>(s: HalfSrc<'_, H>, i: usize) -> ([f32; 16], [f32; 16]) {
-        match s {
-            HalfSrc::Slice(x) => {
-                // SAFETY: the caller guarantees 32 elements (64 bytes) from `i`; `[f32; 16]`
-                // and `__m512` have the same size and every bit pattern is valid for both.
-                unsafe {
-                    let h = _mm512_loadu_si512(x.as_ptr().add(i).cast());
-                    let zero = _mm512_setzero_si512();
-                    // each word into the high half of a double word: bf16 → f32, exactly
-                    let lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, h));
-                    let hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, h));
-                    (std::mem::transmute::<__m512, [f32; 16]>(lo), std::mem::transmute::<__m512, [f32; 16]>(hi))
-                }
-            }
-            HalfSrc::Scalar(v) => ([v; 16], [v; 16]),
+    /// Unless `SCALAR`, `s.ptr` has at least `i + 32` readable elements; `H` must be bf16.
+    #[inline(always)]
+    unsafe fn load32_bf16<H: Element, const SCALAR: bool>(s: Operand<H>, i: usize) -> ([f32; 16], [f32; 16]) {
+        if SCALAR {
+            return ([s.value; 16], [s.value; 16]);
+        }
+        // SAFETY: the caller guarantees 32 elements (64 bytes) from `i`; `[f32; 16]`
+        // and `__m512` have the same size and every bit pattern is valid for both.
+        unsafe {
+            let h = _mm512_loadu_si512(s.ptr.add(i).cast());
+            let zero = _mm512_setzero_si512();
+            // each word into the high half of a double word: bf16 → f32, exactly
+            let lo = _mm512_castsi512_ps(_mm512_unpacklo_epi16(zero, h));
+            let hi = _mm512_castsi512_ps(_mm512_unpackhi_epi16(zero, h));
+            (std::mem::transmute::<__m512, [f32; 16]>(lo), std::mem::transmute::<__m512, [f32; 16]>(hi))
         }
     }
 
@@ -240,13 +301,16 @@ mod avx512 {
     /// (the elements come out interleaved by 128-bit lanes, the same for every
     /// operand, so the op pairs them right), `vcvtne2ps2bf16` rounds both halves
     /// into one vector and `vpermw` puts the elements back in order. A step whose
-    /// results hold a subnormal (`vcvtne2ps2bf16` flushes them) takes the element
-    /// function.
+    /// results hold a subnormal (`vcvtne2ps2bf16` flushes them) is left to the
+    /// element function.
     ///
     /// The integer rounding of [`binary`] made a bf16 add ~1.7× as costly as an
     /// f16 add on one core with its data in L1 (3.75 against 2.2 µs per 16K
     /// elements); rounding 16 at a time with `vcvtneps2bf16`, 2.9 µs; this loop,
-    /// 2.45 µs (f16: 2.2).
+    /// 2.45 µs (f16: 2.2). With the element function inline and the operand kind
+    /// tested every step, the loop spilled to the stack (30 instructions a step,
+    /// against 17 now): 10M elements on one thread took 1.21–1.40× an f16 add's
+    /// time (alternating runs), 1.07–1.20× since.
     ///
     /// # Safety
     /// As for [`binary`], and the CPU must have AVX512_BF16, AVX512BW and
@@ -258,6 +322,35 @@ mod avx512 {
         out: &mut [H],
         f: &F,
     ) {
+        let mut from = 0;
+        while from < out.len() {
+            let left = out.len() - from;
+            let (ra, rb) = (a.sub(from, left), b.sub(from, left));
+            // SAFETY: forwarded (the operands are `a` and `b` from `from`, split; `out` from `from`).
+            let done = from + unsafe { by_kinds!(ra, rb, steps32_bf16, &mut out[from..], f) };
+            if done == out.len() {
+                return;
+            }
+            // a step with a subnormal result, or the tail (< 32 elements)
+            let upto = (done + 32).min(out.len());
+            by_element(a.sub(done, upto - done), b.sub(done, upto - done), &mut out[done..upto], 0, f);
+            from = upto;
+        }
+    }
+
+    /// [`binary_bf16_pairs`]'s steps, up to the first whose results hold a
+    /// subnormal; returns how many elements they covered (a multiple of 32).
+    ///
+    /// # Safety
+    /// As for [`binary_bf16_pairs`], for the operands split.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx2,fma,f16c,avx512bf16")]
+    unsafe fn steps32_bf16<H: Element, F: Fn(f32, f32) -> f32, const A_SCALAR: bool, const B_SCALAR: bool>(
+        a: Operand<H>,
+        b: Operand<H>,
+        out: &mut [H],
+        f: &F,
+    ) -> usize {
         // packed word p < 16 holds element 8(p/4) + p%4, p ≥ 16 element 8((p-16)/4) + 4 + p%4:
         // element e comes from word 4(e/8) + e%8 (e%8 < 4) or 16 + 4(e/8) + e%8 - 4
         let order: [i16; 32] = std::array::from_fn(|e| {
@@ -267,10 +360,11 @@ mod avx512 {
         // SAFETY: `[i16; 32]` and `__m512i` have the same size, any bits valid for both.
         let order = unsafe { std::mem::transmute::<[i16; 32], __m512i>(order) };
         let n = out.len();
+        let o = out.as_mut_ptr();
         let mut i = 0;
         while i + 32 <= n {
             // SAFETY: i + 32 <= n, each slice's length (the caller's contract).
-            let ((xl, xh), (yl, yh)) = unsafe { (load32_bf16(a, i), load32_bf16(b, i)) };
+            let ((xl, xh), (yl, yh)) = unsafe { (load32_bf16::<H, A_SCALAR>(a, i), load32_bf16::<H, B_SCALAR>(b, i)) };
             let (mut rl, mut rh) = ([0f32; 16], [0f32; 16]);
             for k in 0..16 {
                 rl[k] = f(xl[k], yl[k]);
@@ -281,22 +375,17 @@ mod avx512 {
                 unsafe { (std::mem::transmute::<[f32; 16], __m512>(rl), std::mem::transmute::<[f32; 16], __m512>(rh)) };
             const SUBNORMAL: i32 = 0x20;
             if _mm512_fpclass_ps_mask::<SUBNORMAL>(rl) | _mm512_fpclass_ps_mask::<SUBNORMAL>(rh) != 0 {
-                for (j, o) in out.iter_mut().enumerate().skip(i).take(32) {
-                    *o = one(a, b, j, f);
-                }
-            } else {
-                // SAFETY: `__m512bh` and `__m512i` are 64 plain bytes; i + 32 <= n = out.len(),
-                // so 32 elements (64 bytes) at `out + i` are writable.
-                unsafe {
-                    let packed = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(rh, rl));
-                    _mm512_storeu_si512(out.as_mut_ptr().add(i).cast(), _mm512_permutexvar_epi16(order, packed));
-                }
+                break;
+            }
+            // SAFETY: `__m512bh` and `__m512i` are 64 plain bytes; i + 32 <= n = out.len(),
+            // so 32 elements (64 bytes) at `o + i` are writable.
+            unsafe {
+                let packed = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(rh, rl));
+                _mm512_storeu_si512(o.add(i).cast(), _mm512_permutexvar_epi16(order, packed));
             }
             i += 32;
         }
-        for (j, o) in out.iter_mut().enumerate().skip(i) {
-            *o = one(a, b, j, f);
-        }
+        i
     }
 }
 
@@ -353,6 +442,17 @@ mod tests {
                     let want: H = narrow_one(f(1.5, widen_one(a[i])));
                     assert_eq!(bits(*o), bits(want), "{name} {fname} scalar at {i}");
                 }
+                // SAFETY: as above.
+                unsafe { run(HalfSrc::Slice(&b), HalfSrc::Scalar(-0.3), &mut scalar, &f) };
+                for (i, o) in scalar.iter().enumerate() {
+                    let want: H = narrow_one(f(widen_one(b[i]), -0.3));
+                    assert_eq!(bits(*o), bits(want), "{name} {fname} second scalar at {i}");
+                }
+                let mut both = vec![H::default(); 37];
+                // SAFETY: as above (no slices).
+                unsafe { run(HalfSrc::Scalar(1.0e-39), HalfSrc::Scalar(f32::NAN), &mut both, &f) };
+                let want: H = narrow_one(f(1.0e-39, f32::NAN));
+                assert!(both.iter().all(|o| bits(*o) == bits(want)), "{name} {fname} two scalars");
             }
         }
         if !available::<f16>() {
