@@ -768,57 +768,55 @@ unsafe fn compute_band<T: Scalar>(
                 let ap = &pa[q * MR * kc..(q + 1) * MR * kc];
                 let j0 = s * nr;
                 let w = nr.min(n - j0);
-                {
-                    let i0 = ic + q * MR;
-                    let h = MR.min(ic + mc - i0);
-                    // SAFETY: row i0 < m, column j0 < n of C.
-                    let cp = unsafe { c.add(i0 * rs_c + j0) };
-                    // A last panel of up to 4 or 8 rows runs a kernel of 4 or 8 rows. A tile
-                    // of exactly the kernel's rows and NR columns runs into C; any other edge
-                    // tile into `tile`, whose valid part is then copied (or added).
-                    let rows_k = if h <= 4 {
-                        4
-                    } else if h <= 8 {
-                        8
-                    } else {
-                        MR
-                    };
-                    let full = h == rows_k && w == nr;
-                    let (dst, rs_dst, acc) = if full { (cp, rs_c, accumulate) } else { (tile.as_mut_ptr(), nr, false) };
-                    if in_place && h == MR {
-                        // SAFETY: rows i0..i0 + MR ≤ m of the row-major A have the kc
-                        // contiguous elements pc..pc + kc ≤ k; the rest as below.
-                        unsafe {
-                            let ar = a.ptr.offset(i0 as isize * a.rs + pc as isize);
-                            // with this panel's first tile, prefetch the next panel's rows if
-                            // they are this band's
-                            let next = if s == 0 && i0 + 2 * MR <= r0 + rows {
-                                ar.wrapping_offset(MR as isize * a.rs)
-                            } else {
-                                std::ptr::null()
-                            };
-                            T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, acc, next);
-                        }
-                    } else {
-                        // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
-                        // has rows_k rows of NR writable elements, `rs_dst` apart (C's tile when
-                        // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows);
-                        // `gemm`'s caller checked AVX-512F.
-                        unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc, rows_k) };
-                    }
-                    prefetcher.step();
-                    if full {
-                        return;
-                    }
-                    for ii in 0..h {
-                        // SAFETY: row i0 + ii < m, columns j0..j0 + w ≤ n of C.
-                        let crow = unsafe { std::slice::from_raw_parts_mut(cp.add(ii * rs_c), w) };
-                        let trow = &tile[ii * nr..ii * nr + w];
-                        if accumulate {
-                            crow.iter_mut().zip(trow).for_each(|(c, &t)| *c = *c + t);
+                let i0 = ic + q * MR;
+                let h = MR.min(ic + mc - i0);
+                // SAFETY: row i0 < m, column j0 < n of C.
+                let cp = unsafe { c.add(i0 * rs_c + j0) };
+                // A last panel of up to 4 or 8 rows runs a kernel of 4 or 8 rows. A tile
+                // of exactly the kernel's rows and NR columns runs into C; any other edge
+                // tile into `tile`, whose valid part is then copied (or added).
+                let rows_k = if h <= 4 {
+                    4
+                } else if h <= 8 {
+                    8
+                } else {
+                    MR
+                };
+                let full = h == rows_k && w == nr;
+                let (dst, rs_dst, acc) = if full { (cp, rs_c, accumulate) } else { (tile.as_mut_ptr(), nr, false) };
+                if in_place && h == MR {
+                    // SAFETY: rows i0..i0 + MR ≤ m of the row-major A have the kc
+                    // contiguous elements pc..pc + kc ≤ k; the rest as below.
+                    unsafe {
+                        let ar = a.ptr.offset(i0 as isize * a.rs + pc as isize);
+                        // with this panel's first tile, prefetch the next panel's rows if
+                        // they are this band's
+                        let next = if s == 0 && i0 + 2 * MR <= r0 + rows {
+                            ar.wrapping_offset(MR as isize * a.rs)
                         } else {
-                            crow.copy_from_slice(trow);
-                        }
+                            std::ptr::null()
+                        };
+                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, acc, next);
+                    }
+                } else {
+                    // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
+                    // has rows_k rows of NR writable elements, `rs_dst` apart (C's tile when
+                    // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows);
+                    // `gemm`'s caller checked AVX-512F.
+                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc, rows_k) };
+                }
+                prefetcher.step();
+                if full {
+                    return;
+                }
+                for ii in 0..h {
+                    // SAFETY: row i0 + ii < m, columns j0..j0 + w ≤ n of C.
+                    let crow = unsafe { std::slice::from_raw_parts_mut(cp.add(ii * rs_c), w) };
+                    let trow = &tile[ii * nr..ii * nr + w];
+                    if accumulate {
+                        crow.iter_mut().zip(trow).for_each(|(c, &t)| *c = *c + t);
+                    } else {
+                        crow.copy_from_slice(trow);
                     }
                 }
             };

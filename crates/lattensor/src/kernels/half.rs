@@ -208,8 +208,8 @@ mod avx512 {
         }
     }
 
-    /// Elements `from..to` by the element function: a loop's tail, and the
-    /// steps it hands back. Out of line, so that it takes no registers from the loop.
+    /// Elements `from..out.len()` by the element function: a loop's tail, and
+    /// the steps it hands back. Out of line, so that it takes no registers from the loop.
     #[cold]
     #[inline(never)]
     fn by_element<H: Element, F: Fn(f32, f32) -> f32>(
