@@ -275,7 +275,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             let ob = lb.offset() as isize + i as isize * sb[0];
             #[cfg(target_arch = "x86_64")]
             if own_kernel {
-                use crate::kernels::gemm::{MatRef, Upcoming, gemm};
+                use crate::kernels::gemm::{self, MatRef, Upcoming, gemm};
                 // SAFETY: AVX-512F is available (`own_kernel`). As for the gemm
                 // crate below: `a` is a valid [bt, m, k] view and `b` a valid
                 // [bt, k, n] view of storages alive for the call, so (r, p) of
@@ -296,14 +296,15 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                     } else {
                         [Upcoming::NONE; 2]
                     };
+                    let stream_c = gemm::streams_c(bt.saturating_mul(m * n) * std::mem::size_of::<C>());
                     if C::DTYPE == DType::F32 {
                         let a = MatRef { ptr: a.cast::<f32>(), rs: sa[1], cs: sa[2] };
                         let b = MatRef { ptr: b.cast::<f32>(), rs: sb[1], cs: sb[2] };
-                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f32>(), n, threaded, &upcoming);
+                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f32>(), n, threaded, &upcoming, stream_c);
                     } else {
                         let a = MatRef { ptr: a.cast::<f64>(), rs: sa[1], cs: sa[2] };
                         let b = MatRef { ptr: b.cast::<f64>(), rs: sb[1], cs: sb[2] };
-                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f64>(), n, threaded, &upcoming);
+                        gemm(m, n, k, a, b, dst.as_mut_ptr().cast::<f64>(), n, threaded, &upcoming, stream_c);
                     }
                 }
                 return;

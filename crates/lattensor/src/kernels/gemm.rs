@@ -31,6 +31,9 @@
 //!   written with plain vector stores. A last panel of up to 4 or 8 rows (128
 //!   rows are 10 × 12 + 8) runs the same kernel cut to 4 or 8 rows.
 //!
+//! - A large C (a batch's outputs from twice L2 up, see [`streams_c`]) of a
+//!   product with one depth block is written with streaming stores: no
+//!   read-for-ownership of lines that are about to be overwritten whole.
 //! - In a batch of small products run one per task, each product fetches the
 //!   next one's operands into L2 as it goes, a share after each tile (see
 //!   [`Upcoming`]): they come from memory, and packing them would otherwise
@@ -45,6 +48,20 @@ use rayon::prelude::*;
 /// Rows of A per micro-panel (and of the register tile).
 const MR: usize = 12;
 
+/// How a micro-kernel writes its tile into C.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Write {
+    /// `C = tile`, plain stores.
+    Overwrite,
+    /// `C += tile`.
+    Accumulate,
+    /// `C = tile` with non-temporal stores, which write whole lines to memory
+    /// without first reading them (no read-for-ownership) and leave them in no
+    /// cache. Every row of the tile must start 64-byte aligned; the caller
+    /// fences ([`crate::kernels::fast::store_fence`]) before C is read.
+    Stream,
+}
+
 /// An element type with an AVX-512 micro-kernel.
 pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<Output = Self> {
     /// Columns per micro-panel: two vectors.
@@ -53,20 +70,14 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     const KC: usize;
     /// `C[0..rows, 0..NR] (=|+=) Apanel[0..rows] · Bpanel` over `kc` steps, for
     /// `rows` = 4, 8 or [`MR`] (the short ones for a last panel of up to 4 or 8
-    /// rows, which would otherwise cost a whole tile); `c` has row stride `rs_c`.
+    /// rows, which would otherwise cost a whole tile); `c` has row stride `rs_c`
+    /// and is written as `write` says.
     ///
     /// # Safety
     /// AVX-512F is available; `a` holds `kc·MR` and `b` `kc·NR` readable
-    /// elements; `c` points to `rows` rows of `NR` writable elements, `rs_c` apart.
-    unsafe fn kernel(
-        kc: usize,
-        a: *const Self,
-        b: *const Self,
-        c: *mut Self,
-        rs_c: usize,
-        accumulate: bool,
-        rows: usize,
-    );
+    /// elements; `c` points to `rows` rows of `NR` writable elements, `rs_c` apart,
+    /// each 64-byte aligned if `write` is [`Write::Stream`].
+    unsafe fn kernel(kc: usize, a: *const Self, b: *const Self, c: *mut Self, rs_c: usize, write: Write, rows: usize);
     /// As [`Scalar::kernel`], but A is read in place: element (r, p) of the
     /// tile's A at `a + r·rs_a + p` (a row-major A needs no packing).
     ///
@@ -86,7 +97,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
         b: *const Self,
         c: *mut Self,
         rs_c: usize,
-        accumulate: bool,
+        write: Write,
         next: *const Self,
     );
     /// Packs columns `0..w` (w ≤ NR) of a column-major B into `panel`, k-major
@@ -101,7 +112,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
 }
 
 macro_rules! micro_kernel {
-    ($t:ty, $lanes:expr, $kc:expr, $vec:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $add:ident, $pack:ident) => {
+    ($t:ty, $lanes:expr, $kc:expr, $vec:ty, $zero:ident, $load:ident, $store:ident, $set1:ident, $fma:ident, $add:ident, $stream:ident, $pack:ident) => {
         impl Scalar for $t {
             const NR: usize = 2 * $lanes;
             const KC: usize = $kc;
@@ -113,16 +124,16 @@ macro_rules! micro_kernel {
                 b: *const $t,
                 c: *mut $t,
                 rs_c: usize,
-                accumulate: bool,
+                write: Write,
                 rows: usize,
             ) {
                 let none = std::ptr::null();
                 // SAFETY: forwarded from this function's contract (`c` has at least the rows written).
                 unsafe {
                     match rows {
-                        4 => avx512_tile::<true, 4>(kc, a, MR, b, c, rs_c, accumulate, none),
-                        8 => avx512_tile::<true, 8>(kc, a, MR, b, c, rs_c, accumulate, none),
-                        _ => avx512_tile::<true, MR>(kc, a, MR, b, c, rs_c, accumulate, none),
+                        4 => avx512_tile::<true, 4>(kc, a, MR, b, c, rs_c, write, none),
+                        8 => avx512_tile::<true, 8>(kc, a, MR, b, c, rs_c, write, none),
+                        _ => avx512_tile::<true, MR>(kc, a, MR, b, c, rs_c, write, none),
                     }
                 }
             }
@@ -135,11 +146,11 @@ macro_rules! micro_kernel {
                 b: *const $t,
                 c: *mut $t,
                 rs_c: usize,
-                accumulate: bool,
+                write: Write,
                 next: *const $t,
             ) {
                 // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_tile::<false, MR>(kc, a, rs_a, b, c, rs_c, accumulate, next) }
+                unsafe { avx512_tile::<false, MR>(kc, a, rs_a, b, c, rs_c, write, next) }
             }
 
             #[inline]
@@ -165,7 +176,7 @@ macro_rules! micro_kernel {
             b: *const $t,
             c: *mut $t,
             rs_c: usize,
-            accumulate: bool,
+            write: Write,
             next: *const $t,
         ) {
             use std::arch::x86_64::*;
@@ -179,7 +190,8 @@ macro_rules! micro_kernel {
             // run in turn, this and the prefetch of `next` took E2 (64 products of 128³) from
             // medians 3.91/4.19 to 3.33/3.55 ms and E3 (64 of 256 × 64 × 256) from 8.33/8.71
             // to 6.56/7.06 ms in two sets of runs; either alone gained about half of that.
-            for r in 0..ROWS {
+            // (Streamed stores need no line fetched: they write whole lines past the caches.)
+            for r in 0..if write == Write::Stream { 0 } else { ROWS } {
                 // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
                 unsafe {
                     _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c).cast::<i8>());
@@ -217,16 +229,26 @@ macro_rules! micro_kernel {
                 }
             }
             for (r, row) in acc.iter().enumerate() {
-                // SAFETY: row r < ROWS of the C tile has 2L writable elements at c + r·rs_c.
+                // SAFETY: row r < ROWS of the C tile has 2L writable elements at c + r·rs_c
+                // (64-byte aligned when streamed: the contract).
                 unsafe {
                     let cp = c.add(r * rs_c);
-                    let (mut v0, mut v1) = (row[0], row[1]);
-                    if accumulate {
-                        v0 = $add(v0, $load(cp));
-                        v1 = $add(v1, $load(cp.add(L)));
+                    let (v0, v1) = (row[0], row[1]);
+                    match write {
+                        Write::Overwrite => {
+                            $store(cp, v0);
+                            $store(cp.add(L), v1);
+                        }
+                        Write::Accumulate => {
+                            $store(cp, $add(v0, $load(cp)));
+                            $store(cp.add(L), $add(v1, $load(cp.add(L))));
+                        }
+                        // the row's two vectors are two whole 64-byte-aligned lines (contract)
+                        Write::Stream => {
+                            $stream(cp.cast(), v0);
+                            $stream(cp.add(L).cast(), v1);
+                        }
                     }
-                    $store(cp, v0);
-                    $store(cp.add(L), v1);
                 }
             }
         }
@@ -234,7 +256,7 @@ macro_rules! micro_kernel {
 }
 
 mod f32_kernel {
-    use super::{MR, Scalar};
+    use super::{MR, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f32: blocks of 16 steps × 16 columns, each
     /// read as 16 contiguous column segments (one 64-byte load each) and
@@ -323,12 +345,13 @@ mod f32_kernel {
         _mm512_set1_ps,
         _mm512_fmadd_ps,
         _mm512_add_ps,
+        _mm512_stream_ps,
         pack_columns_f32
     );
 }
 
 mod f64_kernel {
-    use super::{MR, Scalar};
+    use super::{MR, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f64: 8 columns per gather.
     #[cfg(target_arch = "x86_64")]
@@ -365,6 +388,7 @@ mod f64_kernel {
         _mm512_set1_pd,
         _mm512_fmadd_pd,
         _mm512_add_pd,
+        _mm512_stream_pd,
         pack_columns_f64
     );
 }
@@ -403,6 +427,24 @@ impl<T: Copy> MatRef<T> {
         // SAFETY: forwarded from the contract.
         unsafe { *self.ptr.offset(i as isize * self.rs + j as isize * self.cs) }
     }
+}
+
+/// Whether products whose outputs total `bytes` (a whole batch) should write
+/// C with streaming stores: from twice one core's L2 up. Each C tile is then
+/// written without first being read (no read-for-ownership), which spares the
+/// kernel the wait and memory the traffic; but C is left in no cache, so the
+/// next op reads it from memory. Measured on the Zen 4 host (1 MiB L2),
+/// separate processes in turn, five rounds, medians (ms): E3 (64 products of
+/// 256 × 64 × 256, 16 MiB of C) 3.50 → 2.99 on two threads and 6.61 → 5.84
+/// on one; E2 (64 of 128³, 4 MiB) 1.73 → 1.63 and 3.27 → 3.03; batches of
+/// 128³ products with 2 MiB of C 0.80 → 0.75 (two threads) and 1.47 → 1.44
+/// (one); with 1 MiB 0.43–0.46 → 0.49–0.54 and 0.68 → 0.75, with 512 KiB
+/// 0.24 → 0.25–0.28 and 0.37 → 0.38: slower, as was E7 with its small
+/// intermediates streamed (0.20 → 0.23). Products
+/// over more than one depth block ([`Scalar::KC`]) read C back and never
+/// stream.
+pub(crate) fn streams_c(bytes: usize) -> bool {
+    bytes >= 2 * crate::kernels::fast::l2_bytes()
 }
 
 /// A range of memory that [`gemm`]'s caller reads next (the next product of a
@@ -513,7 +555,9 @@ fn give_back(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, wo
 /// `C = A·B` with `A` m × k, `B` k × n and `C` m × n row-major with row stride
 /// `rs_c` (column stride 1), overwritten. `parallel` splits the rows of C
 /// across rayon's threads. `upcoming` (only used single-threaded): memory the
-/// caller reads next, fetched into L2 a share after each tile.
+/// caller reads next, fetched into L2 a share after each tile. `stream_c`
+/// (see [`streams_c`]): write C with streaming stores, when there is one
+/// depth block and C's rows are 64-byte aligned; C is fenced before return.
 ///
 /// # Safety
 /// [`available`] returned true; every (i, p) with i < m, p < k is a readable
@@ -531,6 +575,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     rs_c: usize,
     parallel: bool,
     upcoming: &[Upcoming],
+    stream_c: bool,
 ) {
     if m == 0 || n == 0 {
         return;
@@ -562,7 +607,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let band = |(r0, rows): (usize, usize)| {
         let upcoming = if bands == 1 { upcoming } else { &[] };
         // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
-        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming) };
+        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming, stream_c) };
     };
     // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
     // halves rayon deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
@@ -730,8 +775,13 @@ unsafe fn compute_band<T: Scalar>(
     k: usize,
     n: usize,
     upcoming: &[Upcoming],
+    stream_c: bool,
 ) {
     let nr = T::NR;
+    // One depth block writes each tile of C once: with 64-byte aligned rows, it
+    // can stream them.
+    let size = std::mem::size_of::<T>();
+    let stream = stream_c && k <= T::KC && (c as usize).is_multiple_of(64) && (rs_c * size).is_multiple_of(64);
     let tiles = k.div_ceil(T::KC) * rows.div_ceil(MR) * n.div_ceil(nr);
     let mut prefetcher = Prefetcher::new(upcoming, tiles);
     let (mut words, start) = take_buffer::<T>(&PACKED_A, MC * T::KC.min(k));
@@ -783,7 +833,15 @@ unsafe fn compute_band<T: Scalar>(
                     MR
                 };
                 let full = h == rows_k && w == nr;
-                let (dst, rs_dst, acc) = if full { (cp, rs_c, accumulate) } else { (tile.as_mut_ptr(), nr, false) };
+                let to_c = if accumulate {
+                    Write::Accumulate
+                } else if stream {
+                    Write::Stream
+                } else {
+                    Write::Overwrite
+                };
+                let (dst, rs_dst, write) =
+                    if full { (cp, rs_c, to_c) } else { (tile.as_mut_ptr(), nr, Write::Overwrite) };
                 if in_place && h == MR {
                     // SAFETY: rows i0..i0 + MR ≤ m of the row-major A have the kc
                     // contiguous elements pc..pc + kc ≤ k; the rest as below.
@@ -796,14 +854,16 @@ unsafe fn compute_band<T: Scalar>(
                         } else {
                             std::ptr::null()
                         };
-                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, acc, next);
+                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, write, next);
                     }
                 } else {
                     // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
                     // has rows_k rows of NR writable elements, `rs_dst` apart (C's tile when
-                    // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows);
+                    // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows); a
+                    // streamed tile is C's, whose rows start 64-byte aligned (`stream`: C
+                    // and rs_c are, and j0 is a multiple of NR, two whole lines);
                     // `gemm`'s caller checked AVX-512F.
-                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, acc, rows_k) };
+                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, write, rows_k) };
                 }
                 prefetcher.step();
                 if full {
@@ -842,6 +902,9 @@ unsafe fn compute_band<T: Scalar>(
                 }
             }
         }
+    }
+    if stream {
+        crate::kernels::fast::store_fence();
     }
     give_back(&PACKED_A, words);
 }
@@ -886,14 +949,22 @@ mod tests {
         } else {
             MatRef { ptr: b_store.as_ptr(), rs: n as isize, cs: 1 }
         };
-        for parallel in [false, true] {
-            let mut c = vec![T::from(f32::NAN); m * n];
+        // C 64-byte aligned, so that rows a multiple of 64 bytes long are streamed when asked
+        let mut c_store = vec![T::from(f32::NAN); m * n + 64];
+        let off = c_store.as_ptr().align_offset(64).min(64);
+        let mut first: Option<Vec<T>> = None;
+        for (parallel, stream) in [(false, false), (true, false), (false, true), (true, true)] {
+            let c = &mut c_store[off..off + m * n];
+            c.fill(T::from(f32::NAN));
             // SAFETY: AVX-512F is checked by the caller; the buffers have the stated shapes.
-            unsafe { gemm(m, n, k, a, b, c.as_mut_ptr(), n, parallel, &[]) };
+            unsafe { gemm(m, n, k, a, b, c.as_mut_ptr(), n, parallel, &[], stream) };
             for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
                 let g: f64 = g.into();
                 assert!((g - w).abs() <= tol * (1.0 + w.abs()), "{m}×{n}×{k} [{i}]: {g} vs {w}");
             }
+            // threads and stores change no bit
+            let first = first.get_or_insert_with(|| c.to_vec());
+            assert!(bytemuck::cast_slice::<T, u8>(c) == bytemuck::cast_slice::<T, u8>(first), "{m}×{n}×{k}");
         }
     }
 
