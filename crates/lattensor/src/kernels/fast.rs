@@ -437,8 +437,8 @@ pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32]) {
 mod avx512 {
     use std::arch::x86_64::{
         _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_set1_ps, _mm256_storeu_ps, _mm512_castpd_si512,
-        _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_loadu_pd, _mm512_mul_pd,
-        _mm512_permutex2var_pd, _mm512_scalef_pd, _mm512_set1_pd,
+        _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd, _mm512_loadu_pd, _mm512_mul_pd, _mm512_permutex2var_pd,
+        _mm512_scalef_pd, _mm512_set1_pd,
     };
 
     use super::{EXP_CLAMP, EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
@@ -468,7 +468,9 @@ mod avx512 {
         let (lo, hi) = (_mm256_set1_ps(-EXP_CLAMP as f32), _mm256_set1_ps(EXP_CLAMP as f32));
         let shifter = _mm512_set1_pd(SHIFTER);
         let (sixteenth, shifter_sixteenth) = (_mm512_set1_pd(1.0 / 16.0), _mm512_set1_pd(-SHIFTER / 16.0));
-        let (c16, ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(16.0 * LN2_SIXTEENTH));
+        // −ln2, not `fnmadd` against ln2: the same exact product and sum, but the intrinsic
+        // negates its first operand separately in unoptimised builds, flipping a NaN's sign.
+        let (c16, neg_ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(-16.0 * LN2_SIXTEENTH));
         let poly = EXP_POLY.map(|c| _mm512_set1_pd(c));
         let mut i = 0;
         while i + 8 <= n {
@@ -481,7 +483,7 @@ mod avx512 {
             let xd = _mm512_cvtps_pd(_mm256_min_ps(hi, _mm256_max_ps(lo, x)));
             let t = _mm512_fmadd_pd(xd, c16, shifter);
             let b = _mm512_fmadd_pd(t, sixteenth, shifter_sixteenth);
-            let r = _mm512_fnmadd_pd(b, ln2, xd);
+            let r = _mm512_fmadd_pd(b, neg_ln2, xd);
             let mut p = poly[0];
             for &c in &poly[1..] {
                 p = _mm512_fmadd_pd(p, r, c);

@@ -713,7 +713,8 @@ mod tests {
     /// against slices, broadcast rows and scalars, in parallel and streamed.
     #[test]
     fn fused_mixed_operands_equal_converted_ones() {
-        let (rows, cols) = (4usize, 70_001usize);
+        // rows of more than two 32K-element tasks, with a ragged end
+        let (rows, cols) = (2usize, 70_001usize);
         let n = rows * cols;
         let v: Vec<f64> = (0..n).map(|i| ((i * 7919) % 2003) as f64 - 700.5).collect();
         let full = |d: DType| Tensor::from_vec(v.clone(), &[rows, cols]).unwrap().cast(d).unwrap();
@@ -768,7 +769,8 @@ mod tests {
     #[test]
     fn streamed_outputs_equal_plain_ones() {
         // 4 × 70001: parallel (at least PAR_MIN), and the broadcast row makes runs that start off a 64-byte line
-        let (rows, cols) = (4usize, 70_001usize);
+        // rows of more than two 32K-element tasks, with a ragged end
+        let (rows, cols) = (2usize, 70_001usize);
         assert!(rows * cols >= super::PAR_MIN);
         let a: Vec<f32> = (0..rows * cols).map(|i| (i % 1013) as f32 * 0.25 - 100.0).collect();
         let b: Vec<f32> = (0..cols).map(|i| (i % 97) as f32 * 0.5).collect();
