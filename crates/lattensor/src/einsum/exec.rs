@@ -424,11 +424,25 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             if m * n == 0 {
                 return;
             }
+            // A large output is written by streaming stores, as element-wise ops' are
+            // (no read-for-ownership of its lines).
+            let streaming = crate::kernels::Streaming::of(out);
             // row r of the output is a[b, i] * b[b, :] with r = b·m + i
             let row = |(r, row): (usize, &mut [C])| {
                 let (bi, x) = (r / m, ad[r]);
                 let y = &bd[bi * n..bi * n + n];
-                crate::kernels::fast::simd!(row.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),);
+                let fill = |o: &mut [C], y: &[C]| {
+                    crate::kernels::fast::simd!(o.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),)
+                };
+                if !streaming.0 {
+                    return fill(row, y);
+                }
+                let mut sink = crate::kernels::Sink::new(streaming);
+                let step = sink.step(true, n);
+                for (o, y) in row.chunks_mut(step).zip(y.chunks(step)) {
+                    sink.write(o, |o| fill(o, y));
+                }
+                sink.finish();
             };
             if out.len() >= crate::kernels::PAR_MIN && crate::kernels::multithreaded() {
                 use rayon::prelude::*;
@@ -576,6 +590,33 @@ mod tests {
         let f32s: Vec<f32> = floats.iter().map(|&x| x as f32).collect();
         assert_eq!(sum_slice_par(&f32s), exact as f32);
         assert_eq!(sum_slice(&f32s[..1000]), floats[..1000].iter().sum::<f64>() as f32);
+    }
+
+    #[test]
+    fn streamed_outer_products_equal_the_products() {
+        use crate::kernels::fast::tests::FORCE_STREAM;
+        use std::sync::atomic::Ordering;
+        // 300 rows of 1001 (rows not line-aligned; enough elements for the parallel path),
+        // and a batched f64 one
+        let a = Tensor::from_vec((0..300).map(|i| i as f32 * 0.37 - 50.0).collect(), &[300]).unwrap();
+        let b = Tensor::from_vec((0..1001).map(|j| j as f32 * -0.11 + 3.0).collect(), &[1001]).unwrap();
+        let bm = Tensor::from_vec((0..600).map(|i| i as f64 / 7.0).collect(), &[2, 300]).unwrap();
+        let bn = Tensor::from_vec((0..1002).map(|j| 1.0 - j as f64).collect(), &[2, 501]).unwrap();
+        for forced in [false, true] {
+            FORCE_STREAM.store(forced, Ordering::Relaxed);
+            let got = crate::einsum::einsum("i,j->ij", &[&a, &b]);
+            let got_b = crate::einsum::einsum("bi,bj->bij", &[&bm, &bn]);
+            FORCE_STREAM.store(false, Ordering::Relaxed);
+            let (av, bv) = (a.to_vec::<f32>().unwrap(), b.to_vec::<f32>().unwrap());
+            let want: Vec<f32> = av.iter().flat_map(|&x| bv.iter().map(move |&y| x * y)).collect();
+            assert_eq!(got.unwrap().to_vec::<f32>().unwrap(), want, "streamed {forced}");
+            let (mv, nv) = (bm.to_vec::<f64>().unwrap(), bn.to_vec::<f64>().unwrap());
+            let want: Vec<f64> = (0..2)
+                .flat_map(|k| (0..300).flat_map(move |i| (0..501).map(move |j| (k, i, j))))
+                .map(|(k, i, j)| mv[k * 300 + i] * nv[k * 501 + j])
+                .collect();
+            assert_eq!(got_b.unwrap().to_vec::<f64>().unwrap(), want, "batched, streamed {forced}");
+        }
     }
 
     #[test]

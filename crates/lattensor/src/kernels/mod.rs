@@ -46,7 +46,7 @@ pub(crate) enum Src<'a, T> {
 /// an L1 buffer and then written by streaming stores, which skip the
 /// read-for-ownership of every output line (a quarter of an add's memory
 /// traffic, a third of a unary op's).
-struct Sink<O> {
+pub(crate) struct Sink<O> {
     stream: bool,
     buf: [O; BLOCK],
 }
@@ -54,19 +54,19 @@ struct Sink<O> {
 impl<O: Element> Sink<O> {
     /// A sink for one thread's part of `whole`, the op's entire output: the
     /// choice to stream depends on the whole output's size, not the part's.
-    fn new(whole: Streaming) -> Self {
+    pub(crate) fn new(whole: Streaming) -> Self {
         Sink { stream: whole.0, buf: [O::default(); BLOCK] }
     }
 
     /// How many elements of a run to compute per call of [`Sink::write`]:
     /// whole runs whose operands are read in place, blocks otherwise.
-    fn step(&self, in_place: bool, run: usize) -> usize {
+    pub(crate) fn step(&self, in_place: bool, run: usize) -> usize {
         if in_place && !self.stream { run } else { BLOCK }
     }
 
     /// Fills `o` (at most [`BLOCK`] elements when streaming) with `fill`.
     #[inline(always)]
-    fn write(&mut self, o: &mut [O], fill: impl FnOnce(&mut [O])) {
+    pub(crate) fn write(&mut self, o: &mut [O], fill: impl FnOnce(&mut [O])) {
         if self.stream {
             let t = &mut self.buf[..o.len()];
             fill(t);
@@ -77,7 +77,7 @@ impl<O: Element> Sink<O> {
     }
 
     /// Makes the streaming stores visible to the thread that joins this one.
-    fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if self.stream {
             fast::store_fence();
         }
@@ -91,10 +91,10 @@ impl<O: Element> Sink<O> {
 /// threads; streaming there made 10M-element f32 `x + y` ~8% faster, `x + 1.0`
 /// and i32 + f32 ~25% faster, alternating calls on the Zen 4 host.)
 #[derive(Clone, Copy)]
-struct Streaming(bool);
+pub(crate) struct Streaming(pub(crate) bool);
 
 impl Streaming {
-    fn of<O>(out: &[O]) -> Self {
+    pub(crate) fn of<O>(out: &[O]) -> Self {
         Streaming(std::mem::size_of_val(out) >= fast::stream_min_bytes())
     }
 }
@@ -713,8 +713,7 @@ mod tests {
     /// against slices, broadcast rows and scalars, in parallel and streamed.
     #[test]
     fn fused_mixed_operands_equal_converted_ones() {
-        // rows of more than two 32K-element tasks, with a ragged end
-        let (rows, cols) = (2usize, 70_001usize);
+        let (rows, cols) = (4usize, 70_001usize);
         let n = rows * cols;
         let v: Vec<f64> = (0..n).map(|i| ((i * 7919) % 2003) as f64 - 700.5).collect();
         let full = |d: DType| Tensor::from_vec(v.clone(), &[rows, cols]).unwrap().cast(d).unwrap();
@@ -769,8 +768,7 @@ mod tests {
     #[test]
     fn streamed_outputs_equal_plain_ones() {
         // 4 × 70001: parallel (at least PAR_MIN), and the broadcast row makes runs that start off a 64-byte line
-        // rows of more than two 32K-element tasks, with a ragged end
-        let (rows, cols) = (2usize, 70_001usize);
+        let (rows, cols) = (4usize, 70_001usize);
         assert!(rows * cols >= super::PAR_MIN);
         let a: Vec<f32> = (0..rows * cols).map(|i| (i % 1013) as f32 * 0.25 - 100.0).collect();
         let b: Vec<f32> = (0..cols).map(|i| (i % 97) as f32 * 0.5).collect();
