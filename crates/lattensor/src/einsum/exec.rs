@@ -269,13 +269,16 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 22 } else { 1 << 20 };
         let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
+        // the whole batch's output decides whether the own kernel streams C
+        #[cfg(target_arch = "x86_64")]
+        let stream_c = crate::kernels::gemm::streams_c(std::mem::size_of_val(out));
         let product = |(i, dst): (usize, &mut [C])| {
             let (pa, pb) = (da.as_ptr(), db.as_ptr());
             let oa = la.offset() as isize + i as isize * sa[0];
             let ob = lb.offset() as isize + i as isize * sb[0];
             #[cfg(target_arch = "x86_64")]
             if own_kernel {
-                use crate::kernels::gemm::{self, MatRef, Upcoming, gemm};
+                use crate::kernels::gemm::{MatRef, Upcoming, gemm};
                 // SAFETY: AVX-512F is available (`own_kernel`). As for the gemm
                 // crate below: `a` is a valid [bt, m, k] view and `b` a valid
                 // [bt, k, n] view of storages alive for the call, so (r, p) of
@@ -296,7 +299,6 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                     } else {
                         [Upcoming::NONE; 2]
                     };
-                    let stream_c = gemm::streams_c(bt.saturating_mul(m * n) * std::mem::size_of::<C>());
                     if C::DTYPE == DType::F32 {
                         let a = MatRef { ptr: a.cast::<f32>(), rs: sa[1], cs: sa[2] };
                         let b = MatRef { ptr: b.cast::<f32>(), rs: sb[1], cs: sb[2] };
@@ -427,28 +429,29 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             // A large output is written by streaming stores, as element-wise ops' are
             // (no read-for-ownership of its lines).
             let streaming = crate::kernels::Streaming::of(out);
-            // row r of the output is a[b, i] * b[b, :] with r = b·m + i
-            let row = |(r, row): (usize, &mut [C])| {
-                let (bi, x) = (r / m, ad[r]);
-                let y = &bd[bi * n..bi * n + n];
-                let fill = |o: &mut [C], y: &[C]| {
-                    crate::kernels::fast::simd!(o.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),)
-                };
-                if !streaming.0 {
-                    return fill(row, y);
-                }
+            // Tasks of whole rows, about PAR_CHUNK elements each, one sink per task; row r of
+            // the output is a[b, i] * b[b, :] with r = b·m + i.
+            let rows_per_task = (crate::kernels::PAR_CHUNK / n).max(1);
+            let task = |(t, rows): (usize, &mut [C])| {
                 let mut sink = crate::kernels::Sink::new(streaming);
                 let step = sink.step(true, n);
-                for (o, y) in row.chunks_mut(step).zip(y.chunks(step)) {
-                    sink.write(o, |o| fill(o, y));
+                for (i, row) in rows.chunks_exact_mut(n).enumerate() {
+                    let r = t * rows_per_task + i;
+                    let (bi, x) = (r / m, ad[r]);
+                    let y = &bd[bi * n..bi * n + n];
+                    for (o, y) in row.chunks_mut(step).zip(y.chunks(step)) {
+                        sink.write(o, |o| {
+                            crate::kernels::fast::simd!(o.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),)
+                        });
+                    }
                 }
                 sink.finish();
             };
             if out.len() >= crate::kernels::PAR_MIN && crate::kernels::multithreaded() {
                 use rayon::prelude::*;
-                out.par_chunks_exact_mut(n).enumerate().for_each(row);
+                out.par_chunks_mut(rows_per_task * n).enumerate().for_each(task);
             } else {
-                out.chunks_exact_mut(n).enumerate().for_each(row);
+                out.chunks_mut(rows_per_task * n).enumerate().for_each(task);
             }
         })?;
         return Ok(Op { t, labels });

@@ -191,11 +191,13 @@ macro_rules! micro_kernel {
             // medians 3.91/4.19 to 3.33/3.55 ms and E3 (64 of 256 × 64 × 256) from 8.33/8.71
             // to 6.56/7.06 ms in two sets of runs; either alone gained about half of that.
             // (Streamed stores need no line fetched: they write whole lines past the caches.)
-            for r in 0..if write == Write::Stream { 0 } else { ROWS } {
-                // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
-                unsafe {
-                    _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c).cast::<i8>());
-                    _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c + L).cast::<i8>());
+            if write != Write::Stream {
+                for r in 0..ROWS {
+                    // SAFETY: prefetching is a hint and never faults; the address is inside C anyway.
+                    unsafe {
+                        _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c).cast::<i8>());
+                        _mm_prefetch::<_MM_HINT_T0>(c.add(r * rs_c + L).cast::<i8>());
+                    }
                 }
             }
             let mut acc: [[$vec; 2]; ROWS] = [[$zero(); 2]; ROWS];
@@ -799,6 +801,14 @@ unsafe fn compute_band<T: Scalar>(
     for pc in (0..k).step_by(T::KC) {
         let kc = T::KC.min(k - pc);
         let accumulate = pc > 0;
+        // full tiles write C so; edge tiles go through `tile`
+        let to_c = if accumulate {
+            Write::Accumulate
+        } else if stream {
+            Write::Stream
+        } else {
+            Write::Overwrite
+        };
         for ic in (r0..r0 + rows).step_by(block_rows) {
             let mc = block_rows.min(r0 + rows - ic);
             let panels = mc.div_ceil(MR);
@@ -833,13 +843,6 @@ unsafe fn compute_band<T: Scalar>(
                     MR
                 };
                 let full = h == rows_k && w == nr;
-                let to_c = if accumulate {
-                    Write::Accumulate
-                } else if stream {
-                    Write::Stream
-                } else {
-                    Write::Overwrite
-                };
                 let (dst, rs_dst, write) =
                     if full { (cp, rs_c, to_c) } else { (tile.as_mut_ptr(), nr, Write::Overwrite) };
                 if in_place && h == MR {

@@ -32,7 +32,7 @@ const BLOCK: usize = 256;
 /// 2¹⁸ f32 elements take ~50–100 µs on one thread.
 pub(crate) const PAR_MIN: usize = 1 << 18;
 /// Work unit of the parallel split.
-const PAR_CHUNK: usize = 1 << 15;
+pub(crate) const PAR_CHUNK: usize = 1 << 15;
 
 /// A block of one operand, ready for a kernel: a slice of `len` elements or a scalar.
 #[derive(Clone, Copy)]
@@ -91,7 +91,7 @@ impl<O: Element> Sink<O> {
 /// threads; streaming there made 10M-element f32 `x + y` ~8% faster, `x + 1.0`
 /// and i32 + f32 ~25% faster, alternating calls on the Zen 4 host.)
 #[derive(Clone, Copy)]
-pub(crate) struct Streaming(pub(crate) bool);
+pub(crate) struct Streaming(bool);
 
 impl Streaming {
     pub(crate) fn of<O>(out: &[O]) -> Self {
