@@ -85,6 +85,11 @@ def module_stub(modname: str) -> str:
             if obj.__name__.startswith("lattensor"):
                 lines.append(f"from {obj.__name__.rsplit('.', 1)[0]} import {obj.__name__.rsplit('.', 1)[1]} as {name}")
             continue
+        if isinstance(obj, type) and obj.__module__ == "numpy":  # tnp's dtype names, iinfo, finfo
+            if "import numpy" not in lines:
+                lines.insert(3, "import numpy")
+            lines.append(f"{name} = numpy.{'bool_' if obj.__name__ == 'bool' else obj.__name__}")
+            continue
         if isinstance(obj, type):
             if name in CLASSES and modname == "lattensor":
                 lines.extend(class_stub(obj))
@@ -105,6 +110,8 @@ def module_stub(modname: str) -> str:
             if name in ("result_type", "as_dtype"):
                 ret = "Any"
             lines.append(f"def {name}{clean(signature(obj))} -> {ret}: ...")
+        elif obj is None:
+            lines.append(f"{name}: None")
         else:
             lines.append(f"{name}: {type(obj).__name__ if type(obj).__module__ == 'builtins' else 'Any'}")
     return "\n".join(lines) + "\n"

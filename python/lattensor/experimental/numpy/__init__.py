@@ -14,10 +14,24 @@ to a ``with`` block on the calling thread.
 
 from __future__ import annotations
 
+import numpy as _np
+
 from lattensor import _lattensor as _C
 from lattensor._api import bind as _bind
 
 _bind(globals(), [n for n in dir(_C.numpy) if not n.startswith("_") and n != "numpy_einsum"], source=_C.numpy)
+
+# tnp's dtype names are NumPy's scalar types, as in TF (every ``dtype=`` argument
+# takes them, and ``lattensor.float32 == tnp.float32``); its constants are NumPy's.
+bool_ = _np.bool_
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+float_, int_, complex_ = _np.float64, _np.int64, _np.complex128
+pi, e, inf, nan, newaxis = _np.pi, _np.e, _np.inf, _np.nan, None
+iinfo, finfo = _np.iinfo, _np.finfo
+ndarray = _C.Tensor
 
 
 def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
