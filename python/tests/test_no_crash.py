@@ -167,3 +167,17 @@ TNP_ONE_ARG = sorted(
 @given(st.sampled_from(TNP_ONE_ARG), operands)
 def test_tnp_functions(name, x):
     call(getattr(lt.numpy, name), x)
+
+
+@SETTINGS
+@given(st.lists(operands, max_size=4), st.integers(-6, 6), operands, operands, operands,
+       st.sampled_from(["all", "safe", "strict", "numpy"]))
+def test_concat_stack_where(values, axis, c, x, y, mode):
+    import lattensor.experimental.numpy as tnp
+
+    with lt.promotion_mode(mode):
+        call(lt.concat, values, axis)
+        call(lt.stack, values, axis)
+        call(tnp.concatenate, values, None)
+        call(lt.where, c, x, y)
+        call(tnp.where, c, x, y)

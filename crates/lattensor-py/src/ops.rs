@@ -340,6 +340,59 @@ pub fn matrix_transpose(a: &Bound<'_, PyAny>, name: Opt<'_, '_>, conjugate: bool
     crate::run_quiet(|| lattensor::ops::linalg::matrix_transpose(&t, conjugate)).py().map(PyTensor::new)
 }
 
+/// The tensors of a Python sequence (a list, a tuple, a tensor's rows are not accepted).
+fn tensor_list(values: &Bound<'_, PyAny>, op: &str) -> PyResult<Vec<Tensor>> {
+    if values.is_instance_of::<PyTensor>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{op}: expects a list or tuple of tensors, got one tensor; wrap it in a list"
+        )));
+    }
+    values.try_iter()?.map(|v| convert::to_tensor(&v?)).collect()
+}
+
+/// `tf.concat(values, axis)`: joins along `axis`; dtypes promote through the lattice.
+#[pyfunction]
+#[pyo3(signature = (values, axis, name = None))]
+pub fn concat(py: Python<'_>, values: &Bound<'_, PyAny>, axis: isize, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let ts = tensor_list(values, "concat")?;
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    run(py, ts.iter().map(Tensor::numel).sum(), || lattensor::concat(&refs, axis)).map(PyTensor::new)
+}
+
+/// `tf.stack(values, axis=0)`: joins equal shapes along a new axis; dtypes promote through the lattice.
+#[pyfunction]
+#[pyo3(signature = (values, axis = 0, name = None))]
+pub fn stack(py: Python<'_>, values: &Bound<'_, PyAny>, axis: isize, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let ts = tensor_list(values, "stack")?;
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    run(py, ts.iter().map(Tensor::numel).sum(), || lattensor::stack(&refs, axis)).map(PyTensor::new)
+}
+
+/// `tf.where(condition, x, y)`: `x` where `condition` (bool) holds, else `y`,
+/// broadcast; `x` and `y` promote through the lattice.
+#[pyfunction]
+#[pyo3(signature = (condition, x = None, y = None, name = None))]
+pub fn r#where(
+    py: Python<'_>,
+    condition: &Bound<'_, PyAny>,
+    x: Opt<'_, '_>,
+    y: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let (Some(x), Some(y)) = (x, y) else {
+        return Err(pyo3::exceptions::PyNotImplementedError::new_err(
+            "where: only the three-argument form where(condition, x, y) is implemented; \
+             the indices of true elements (where(condition)) are not",
+        ));
+    };
+    let (c, x, y) = (convert::to_tensor(condition)?, convert::to_tensor(x)?, convert::to_tensor(y)?);
+    let work = c.numel().max(x.numel()).max(y.numel());
+    run(py, work, || lattensor::where_(&c, &x, &y)).map(PyTensor::new)
+}
+
 /// `tf.clip_by_value(t, clip_value_min, clip_value_max)`: keeps `t`'s dtype and weakness.
 #[pyfunction]
 #[pyo3(signature = (t, clip_value_min, clip_value_max, name = None))]
@@ -853,6 +906,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(matmul, m)?,
         wrap_pyfunction!(matrix_transpose, m)?,
         wrap_pyfunction!(clip_by_value, m)?,
+        wrap_pyfunction!(concat, m)?,
+        wrap_pyfunction!(stack, m)?,
+        wrap_pyfunction!(r#where, m)?,
         wrap_pyfunction!(scalar_mul, m)?,
         wrap_pyfunction!(reshape, m)?,
         wrap_pyfunction!(expand_dims, m)?,

@@ -42,6 +42,7 @@
 mod array_ops;
 mod bitcast;
 pub mod bitwise;
+mod combine;
 mod creation;
 pub mod debugging;
 pub mod display;
@@ -66,6 +67,7 @@ mod variable;
 
 pub use array_ops::{expand_dims, identity, reshape, squeeze, stop_gradient, transpose};
 pub use bitcast::bitcast;
+pub use combine::{concat, stack, where_};
 pub use creation::{
     Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,
 };

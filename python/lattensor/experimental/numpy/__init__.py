@@ -45,3 +45,28 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     """
     del prefer_float32
     _C.set_promotion_mode(dtype_conversion_mode)
+
+
+def concatenate(arys, axis=0):
+    """``tnp.concatenate``: joins along ``axis`` (``None``: the flattened inputs);
+    dtypes promote through the lattice (dtype and weakness, as ``+`` joins them)."""
+    if axis is None:
+        return _C.concat([ravel(a) for a in arys], 0)
+    return _C.concat(list(arys), axis)
+
+
+def stack(arrays, axis=0):
+    """``tnp.stack``: joins equal shapes along a new axis; dtypes promote through the lattice."""
+    return _C.stack(list(arrays), axis)
+
+
+def where(condition, x=None, y=None):
+    """``tnp.where(condition, x, y)``: ``x`` where ``condition`` is true (nonzero), else
+    ``y``, broadcast; ``x`` and ``y`` promote through the lattice. The one-argument
+    form (indices) is not implemented."""
+    if x is None or y is None:
+        return _C.where(condition, x, y)
+    c = _C.convert_to_tensor(condition)
+    if c.dtype != _C.bool:
+        c = _C.not_equal(c, 0)
+    return _C.where(c, x, y)
