@@ -181,3 +181,19 @@ def test_concat_stack_where(values, axis, c, x, y, mode):
         call(tnp.concatenate, values, None)
         call(lt.where, c, x, y)
         call(tnp.where, c, x, y)
+
+
+@SETTINGS
+@given(st.one_of(st.integers(-3, 5), st.lists(st.integers(-2, 4), max_size=3), st.integers(2**40, 2**62)),
+       operands, st.sampled_from(DTYPES + [None]), st.integers(-4, 4), st.integers(-3, 6))
+def test_tnp_creation(shape, value, dtype, k, num):
+    import lattensor.experimental.numpy as tnp
+
+    call(tnp.zeros, shape, dtype or float)
+    call(tnp.ones, shape, dtype or float)
+    call(tnp.empty, shape, dtype or float)
+    call(tnp.full, shape, value, dtype)
+    call(tnp.eye, num, None, k, dtype or float)
+    call(tnp.eye, num, shape if isinstance(shape, int) else 2, k)
+    call(tnp.identity, num)
+    call(tnp.linspace, value if not isinstance(value, lt.Tensor) else 0, 1, num)

@@ -70,3 +70,74 @@ def where(condition, x=None, y=None):
     if c.dtype != _C.bool:
         c = _C.not_equal(c, 0)
     return _C.where(c, x, y)
+
+
+# ---- creation (tnp's defaults: `float` is float32, `int` int32; results are strong) ----
+
+def _shape(shape):
+    return [int(shape)] if isinstance(shape, int) or getattr(shape, "ndim", 1) == 0 else [int(d) for d in shape]
+
+
+def zeros(shape, dtype=float):
+    """``tnp.zeros(shape, dtype=float)``: float32 by default (``float`` is float32, ``int`` int32)."""
+    return _C.zeros(_shape(shape), dtype)
+
+
+def ones(shape, dtype=float):
+    """``tnp.ones(shape, dtype=float)``."""
+    return _C.ones(_shape(shape), dtype)
+
+
+def empty(shape, dtype=float):
+    """``tnp.empty(shape, dtype=float)``: zeros, as in TF (never uninitialised memory)."""
+    return _C.zeros(_shape(shape), dtype)
+
+
+def full(shape, fill_value, dtype=None):
+    """``tnp.full(shape, fill_value, dtype=None)``: ``fill_value`` (any array-like that
+    broadcasts to ``shape``) in its own dtype or ``dtype``; strong; every bit of the
+    value kept (-0.0, NaN payloads)."""
+    shape = _shape(shape)
+    value = _C.convert_to_tensor(fill_value)
+    value = asarray(value, dtype=value.dtype if dtype is None else dtype)
+    try:
+        fits = list(_np.broadcast_shapes(tuple(value.shape), tuple(shape))) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}")
+    return _C.where(_C.ones(shape, _C.bool), value, value)
+
+
+def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
+    """``tnp.eye(N, M=None, k=0, dtype=float)``: ones on diagonal ``k``."""
+    n = int(N)
+    m = n if M is None else int(M)
+    if n < 0 or m < 0:
+        raise ValueError(f"eye: negative dimensions are not allowed (N={n}, M={m})")
+    rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
+    cols = _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
+    # the comparison allocates n·m bools (within lattensor's size limit, or an error)
+    return _C.cast(_C.equal(cols, rows), dtype)
+
+
+def identity(n, dtype=float):
+    """``tnp.identity(n, dtype=float)``."""
+    return eye(n, dtype=dtype)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axis=0):
+    """``tnp.linspace``: ``num`` evenly spaced values, computed in float64 (NumPy's
+    algorithm) and rounded once to ``dtype`` (float32 by default). TF 2.21 ignores
+    ``dtype`` and always returns float32; lattensor honours it."""
+    if int(num) * 8 > _C.max_tensor_bytes():
+        from lattensor.errors import ResourceExhaustedError
+
+        raise ResourceExhaustedError(f"linspace: {int(num)} values exceed max_tensor_bytes ({_C.max_tensor_bytes()})")
+    values, step = _np.linspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
+                                endpoint=bool(endpoint), retstep=True, axis=int(axis))
+    dt = _C.as_dtype(dtype)
+    if dt.is_integer:
+        values = _np.floor(values)  # NumPy's rule for an integer dtype
+    out = _C.cast(_C.constant(values), dt)
+    return (out, step) if retstep else out

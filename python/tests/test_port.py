@@ -1,0 +1,89 @@
+"""A TF-NumPy program ports by changing its imports: expressions evaluated by TF 2.21
+(data/tnp_port_golden.json, from scripts/golden/tnp_port.py) give the same dtype,
+weakness, shape and values with `tf` = lattensor and `tnp` = lattensor.experimental.numpy.
+
+Exceptions, each in docs/deviations.md:
+
+* `WEAK_BY_LATTICE`: tf.stack/tf.where/tnp.where of weak inputs. TF's forms are not on
+  the WeakTensor list and return strong tensors; lattensor's carry the lattice join's
+  weakness, as `add` does.
+* `EXTENSIONS`: TF raises, lattensor computes NumPy's result (`concatenate(axis=None)`).
+* cases marked "deviation" in the golden data: TF ignores `linspace`'s dtype.
+* `linspace` values are NumPy's, computed in float64 and rounded once (correctly
+  rounded); TF computes in float32 and can be 1 ulp off (`linspace(1, 2, 7)[4]`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+
+import numpy as np
+import pytest
+
+import lattensor as tf
+import lattensor.experimental.numpy as tnp
+
+GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tnp_port_golden.json").read_text())
+
+WEAK_BY_LATTICE = {
+    "tf.stack([tf.constant([1, 2]), tf.constant([3, 4])], axis=1)",
+    "tf.where(tf.constant([True, False, True]), tf.constant([1.0, 2.0, 3.0]), tf.constant([9.0, 8.0, 7.0]))",
+    "tnp.where(tnp.array([1, 0, 1]) > 0, 1.0, 2.0)",
+    "tf.where(tf.constant([[True], [False]]), tf.constant([1, 2]), tf.constant(0))",
+}
+EXTENSIONS = {
+    "tnp.concatenate([tnp.ones((2, 2)), tnp.zeros((2, 2))], axis=None)": ("float32", [8], [1.0] * 4 + [0.0] * 4),
+}
+DEVIATIONS = {
+    "tnp.linspace(0, 10, 5, dtype=int)": ("int32", [5], [0.0, 2.0, 5.0, 7.0, 10.0]),
+    "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": ("float64", [3], [0.0, 0.5, 1.0]),
+}
+
+
+def encode(r):
+    a = np.asarray(r)
+    if a.dtype.kind == "c":
+        return [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
+    if a.dtype.kind == "b":
+        return [bool(x) for x in a.reshape(-1)]
+    out = []
+    for x in a.astype(np.float64).reshape(-1):
+        v = float(x)
+        out.append("-0.0" if v == 0.0 and math.copysign(1.0, v) < 0 else (v if math.isfinite(v) else str(v)))
+    return out
+
+
+@pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: c["expr"][:60])
+def test_expression_matches_tf(case):
+    expr, want = case["expr"], case["out"]
+    got = eval(expr)  # noqa: S307 (the golden file's own expressions)
+    if expr in EXTENSIONS:
+        assert want == {"error": "ValueError"}
+        assert (got.dtype.name, list(got.shape), encode(got)) == EXTENSIONS[expr]
+        return
+    if expr in DEVIATIONS:
+        assert "deviation" in case and want["dtype"] == "float32"
+        assert (got.dtype.name, list(got.shape), encode(got)) == DEVIATIONS[expr]
+        return
+    assert "error" not in want, want
+    assert (got.dtype.name, list(got.shape)) == (want["dtype"], want["shape"])
+    assert got.weak == (want["weak"] or expr in WEAK_BY_LATTICE)
+    if expr.startswith("tnp.linspace(") and encode(got) != want["values"]:
+        # correctly rounded, where TF's float32 arithmetic is within an ulp of it
+        exact = eval(expr.replace("tnp.", "np."))  # noqa: S307
+        assert encode(got) == encode(np.asarray(exact, np.float32))
+        spacing = np.spacing(np.abs(np.asarray(exact, np.float32)))
+        assert np.all(np.abs(np.asarray(got) - np.asarray(want["values"], np.float64)) <= spacing)
+        return
+    assert encode(got) == want["values"]
+
+
+def test_full_checks_the_shape_and_keeps_every_bit():
+    with pytest.raises(ValueError, match="does not broadcast"):
+        tnp.full((2,), [1, 2, 3])
+    nan = np.frombuffer(np.array([0x7FC01234], np.uint32).tobytes(), np.float32)
+    r = tnp.full((3,), tf.constant(nan))
+    assert np.asarray(r).view(np.uint32).tolist() == [0x7FC01234] * 3
+    assert tnp.linspace(0, 1, 4, retstep=True)[1] == pytest.approx(1 / 3)

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Golden data for porting: Python expressions over `tf` and `tnp`, as TF 2.21 evaluates them.
+
+Each expression of EXPRS is evaluated with `tf` = tensorflow and `tnp` =
+tensorflow.experimental.numpy (numpy behaviour on, dtype_conversion_mode="all");
+python/tests/test_port.py evaluates the same text with `tf` = lattensor and `tnp` =
+lattensor.experimental.numpy and compares dtype, weakness, shape and values. It covers
+the names beyond the guide's list that the package provides (creation functions, dtype
+names, top-level aliases, concat/stack/where).
+
+    /work/venv/bench/bin/python scripts/golden/tnp_port.py
+
+Writes python/tests/data/tnp_port_golden.json.
+"""
+import json
+import pathlib
+
+import numpy as np
+import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
+OUT = pathlib.Path(__file__).resolve().parents[2] / "python/tests/data/tnp_port_golden.json"
+
+EXPRS = [
+    # creation: tnp's defaults (float is float32, int int32, complex complex128)
+    "tnp.zeros(3)", "tnp.zeros((2, 2), dtype=int)", "tnp.zeros(2, tnp.int16)", "tnp.zeros(())",
+    "tnp.zeros(3, complex)", "tnp.zeros([0, 2], tnp.uint8)", "tnp.ones(3)", "tnp.ones([2], bool)",
+    "tnp.ones((1, 2), tnp.float64)", "tnp.empty(2)", "tnp.empty((2, 1), int)",
+    "tnp.full(3, 7)", "tnp.full(3, 7.0)", "tnp.full(3, 7.0, tnp.float16)", "tnp.full((2, 2), [1, 2])",
+    "tnp.full(3, tf.constant(1.5, tf.float16))", "tnp.full((2,), -0.0)", "tnp.full(2, 1 + 2j)",
+    "tnp.full((2, 3), True)", "tnp.full(2, 300, tnp.int16)",
+    "tnp.eye(2)", "tnp.eye(2, 3, k=1, dtype=int)", "tnp.eye(3, k=-1)", "tnp.eye(2, dtype=bool)",
+    "tnp.eye(3, 2, k=5)", "tnp.identity(2)", "tnp.identity(3, tnp.complex64)",
+    "tnp.linspace(0, 1, 5)", "tnp.linspace(0, 1, 5, endpoint=False)", "tnp.linspace(-3, 7, 11)",
+    "tnp.linspace(0, 1, 1)", "tnp.linspace(2, 3, 0)", "tnp.linspace(0, 1, 4, retstep=True)[0]",
+    "tnp.linspace(1, 2, 7)",
+    # dtype names and constants
+    "tnp.asarray([1, 2], dtype=tnp.int8)", "tnp.arange(3).astype(tnp.float16)",
+    "tnp.sum(tnp.array([[1, 2], [3, 4]], dtype=tnp.int8), axis=0)", "tnp.asarray([tnp.pi, tnp.e])",
+    "tnp.asarray([1.0], dtype=tnp.float_)", "tnp.asarray([1], dtype=tnp.int_)",
+    "tnp.asarray([1.0], dtype=tnp.complex_)", "tnp.asarray([1], dtype=tnp.bool_)",
+    # tf.math names at tf's top level
+    "tf.sin(tf.constant([0.5, 1.0]))", "tf.cos(tf.constant([0.5], tf.float64))", "tf.tanh(2.0)",
+    "tf.sigmoid(tf.constant([-1.0, 0.0, 1.0]))", "tf.reduce_logsumexp(tf.constant([[1.0, 2.0], [3.0, 4.0]]), axis=1)",
+    "tf.logical_and(tf.constant([True, False]), True)", "tf.logical_not(tf.constant([True, False]))",
+    "tf.floor(tf.constant([1.5, -1.5]))", "tf.scalar_mul(2, tf.constant([1.5]))", "tf.atan(1.0)",
+    "tf.acosh(tf.constant([2.0], tf.float64))", "tf.asinh(tf.constant([1], tf.int32) + 0.5)",
+    # concat / stack / where
+    "tf.concat([tf.reshape(tf.range(6), [2, 3]), tf.ones([2, 1], tf.int32)], axis=1)",
+    "tf.stack([tf.constant([1, 2]), tf.constant([3, 4])], axis=1)",
+    "tf.where(tf.constant([True, False, True]), tf.constant([1.0, 2.0, 3.0]), tf.constant([9.0, 8.0, 7.0]))",
+    "tf.where(tf.constant([[True], [False]]), tf.constant([1, 2]), tf.constant(0))",
+    "tnp.concatenate([tnp.ones(2), tnp.zeros(3)])", "tnp.stack([tnp.ones(2), tnp.zeros(2)])",
+    "tnp.where(tnp.array([1, 0, 1]) > 0, 1.0, 2.0)", "tnp.where([0, 2, -1], tnp.ones(3), tnp.zeros(3))",
+    "tnp.concatenate([tnp.ones((2, 2)), tnp.zeros((2, 2))], axis=None)",
+]
+
+#: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
+DEVIATIONS = {
+    "tnp.linspace(0, 10, 5, dtype=int)": "TF ignores dtype (float32); lattensor returns int32 [0, 2, 5, 7, 10] as NumPy",
+    "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": "TF ignores dtype (float32); lattensor returns float64",
+}
+
+
+def encode(r):
+    a = np.asarray(r)
+    if a.dtype.kind == "c":
+        vals = [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
+    elif a.dtype.kind == "b":
+        vals = [bool(x) for x in a.reshape(-1)]
+    else:
+        vals = [float(x) if np.isfinite(x) else str(float(x)) for x in a.astype(np.float64).reshape(-1)]
+        # keep the sign of zeros
+        vals = [("-0.0" if (v == 0.0 and np.signbit(v)) else v) if isinstance(v, float) else v for v in vals]
+    return {"dtype": r.dtype.name, "weak": type(r).__name__ == "EagerWeakTensor", "shape": list(a.shape),
+            "values": vals}
+
+
+cases = []
+for e in EXPRS:
+    try:
+        out = encode(eval(e))  # noqa: S307 (our own expression list)
+    except Exception as ex:  # noqa: BLE001
+        out = {"error": type(ex).__name__}
+    cases.append({"expr": e, "out": out})
+for e, why in DEVIATIONS.items():
+    cases.append({"expr": e, "out": encode(eval(e)), "deviation": why})  # noqa: S307
+OUT.write_text(json.dumps({"tf_version": tf.__version__, "cases": cases}, indent=0) + "\n")
+print(f"wrote {len(cases)} cases to {OUT}")
