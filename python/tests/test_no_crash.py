@@ -197,3 +197,17 @@ def test_tnp_creation(shape, value, dtype, k, num):
     call(tnp.eye, num, shape if isinstance(shape, int) else 2, k)
     call(tnp.identity, num)
     call(tnp.linspace, value if not isinstance(value, lt.Tensor) else 0, 1, num)
+
+
+@SETTINGS
+@given(st.sampled_from(["add", "true_divide", "floor_divide", "mod", "power", "maximum", "logical_and",
+                        "logical_xor", "dot", "outer", "isclose", "allclose", "matmul"]),
+       operands, operands, st.sampled_from(["all", "safe", "strict", "numpy"]))
+def test_tnp_binary_functions(name, x, y, mode):
+    import lattensor.experimental.numpy as tnp
+
+    with lt.promotion_mode(mode):
+        call(getattr(tnp, name), x, y)
+        call(tnp.clip, x, y, None)
+        call(tnp.clip, x, None, y)
+        call(tnp.logical_not, x)

@@ -54,12 +54,32 @@ EXPRS = [
     "tnp.concatenate([tnp.ones(2), tnp.zeros(3)])", "tnp.stack([tnp.ones(2), tnp.zeros(2)])",
     "tnp.where(tnp.array([1, 0, 1]) > 0, 1.0, 2.0)", "tnp.where([0, 2, -1], tnp.ones(3), tnp.zeros(3))",
     "tnp.concatenate([tnp.ones((2, 2)), tnp.zeros((2, 2))], axis=None)",
+    # NumPy's binary functions
+    "tnp.add(tnp.array(1), 2)", "tnp.add([1, 2], 2.5)", "tnp.add(tf.constant([1], tf.int8), 2.5)",
+    "tnp.multiply(tf.constant([1], tf.int8), tf.constant([2], tf.int16))", "tnp.subtract(tf.constant([1], tf.uint8), 2)",
+    "tnp.true_divide([1, 2], 2)", "tnp.divide(tf.constant([1], tf.int8), 2)", "tnp.floor_divide([7, -7], 2)",
+    "tnp.mod([7, -7], 3)", "tnp.remainder([7.5, -7], 3)", "tnp.power([2, 3], 2)", "tnp.power(2.0, [0.5, 3])",
+    "tnp.maximum([1, 5], 2.5)", "tnp.minimum(tf.constant([1, 5], tf.uint16), 3)", "tnp.equal([1, 2], 2.0)",
+    "tnp.not_equal([1, 2], 2)", "tnp.less(tf.constant([1], tf.int8), 300)", "tnp.greater_equal([1.5], 1)",
+    "tnp.logical_and([1, 0], [1, 1])", "tnp.logical_or([0, 0], [0.5, 0])", "tnp.logical_xor([True, False], [1, 1])",
+    "tnp.logical_not([0, 2])", "tnp.matmul([[1, 2], [3, 4]], [[1.0], [2.0]])",
+    "tnp.dot([1, 2], [3, 4])", "tnp.dot(2, [3, 4])", "tnp.dot([[1, 2], [3, 4]], [1, 1])",
+    "tnp.dot(tnp.ones((2, 3, 4)), tnp.ones((5, 4, 2)))", "tnp.dot([[1.5, 2]], tf.constant([[1], [2]], tf.int8))",
+    "tnp.outer([1, 2], [1.5, 2, 3])", "tnp.outer([[1, 2]], tf.constant([3], tf.int16))",
+    "tnp.clip([1, 5, 9], 2, 6.5)", "tnp.clip(tf.constant([1, 5, 9], tf.int8), 2, 6)", "tnp.clip([1.0, 5.0], None, 2)",
+    "tnp.clip(tf.constant([-1.5, 0.5], tf.float16), -1, None)",
+    "tnp.isclose([1.0, 1.00001, float('nan'), 2.0], [1.0, 1.0, float('nan'), 2.00000001])",
+    "tnp.isclose([1.0, float('nan')], [1.0, float('nan')], equal_nan=True)",
+    "tnp.isclose(tf.constant([1], tf.int32), 1)", "tnp.isclose([100.0, 1e-9], [101.0, 0.0], rtol=0.02)",
+    "tnp.allclose([1.0, 2.0], [1.0, 2.0000001])", "tnp.allclose([1.0, 2.0], [1.0, 2.1])",
 ]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
 DEVIATIONS = {
     "tnp.linspace(0, 10, 5, dtype=int)": "TF ignores dtype (float32); lattensor returns int32 [0, 2, 5, 7, 10] as NumPy",
     "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": "TF ignores dtype (float32); lattensor returns float64",
+    "tnp.isclose([1.0, float('inf'), -float('inf')], [1.0, float('inf'), float('inf')])":
+        "TF: inf is not close to inf; lattensor: infinities are close to themselves, as NumPy",
 }
 
 

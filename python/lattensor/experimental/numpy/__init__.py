@@ -141,3 +141,106 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         values = _np.floor(values)  # NumPy's rule for an integer dtype
     out = _C.cast(_C.constant(values), dt)
     return (out, step) if retstep else out
+
+
+# ---- NumPy's binary functions: the lattice's ops under NumPy's names ----------------
+
+add, subtract, multiply = _C.add, _C.subtract, _C.multiply
+divide = true_divide = _C.truediv
+floor_divide = _C.floordiv
+mod = remainder = _C.floormod
+power = _C.pow
+maximum, minimum = _C.maximum, _C.minimum
+equal, not_equal, less, less_equal, greater, greater_equal = (
+    _C.equal, _C.not_equal, _C.less, _C.less_equal, _C.greater, _C.greater_equal)
+matmul = _C.matmul
+
+
+def _truth(x):
+    """``x`` as bool: nonzero is true (NumPy's truth of a number)."""
+    x = _C.convert_to_tensor(x)
+    return x if x.dtype == _C.bool else _C.not_equal(x, 0)
+
+
+def logical_and(x1, x2):
+    """``tnp.logical_and``: of the operands' truth values (nonzero is true)."""
+    return _C.logical_and(_truth(x1), _truth(x2))
+
+
+def logical_or(x1, x2):
+    """``tnp.logical_or``: of the operands' truth values (nonzero is true)."""
+    return _C.logical_or(_truth(x1), _truth(x2))
+
+
+def logical_xor(x1, x2):
+    """``tnp.logical_xor``: of the operands' truth values (nonzero is true)."""
+    return _C.logical_xor(_truth(x1), _truth(x2))
+
+
+def logical_not(x):
+    """``tnp.logical_not``: of the operand's truth value (nonzero is true)."""
+    return _C.logical_not(_truth(x))
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def dot(a, b):
+    """``tnp.dot``: a scalar operand multiplies; otherwise the sum over ``a``'s last axis
+    and ``b``'s second-to-last (its only one if 1-D), as NumPy. Runs as an einsum, so
+    mixed dtypes promote through the lattice."""
+    a, b = _C.convert_to_tensor(a), _C.convert_to_tensor(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _C.multiply(a, b)
+    if a.ndim + b.ndim > len(_LETTERS):
+        raise ValueError(f"dot: ranks {a.ndim} and {b.ndim} need more than {len(_LETTERS) - 1} labels")
+    k = _LETTERS[-1]
+    left = _LETTERS[: a.ndim - 1]
+    if b.ndim == 1:
+        return _C.einsum(f"{left}{k},{k}->{left}", a, b)
+    right = _LETTERS[a.ndim - 1: a.ndim - 1 + b.ndim - 1]
+    lhs_b = right[:-1] + k + right[-1]
+    return _C.einsum(f"{left}{k},{lhs_b}->{left}{right}", a, b)
+
+
+def outer(a, b):
+    """``tnp.outer``: ``ravel(a)[i] * ravel(b)[j]``; dtypes promote through the lattice."""
+    return _C.einsum("i,j->ij", ravel(a), ravel(b))
+
+
+def clip(a, a_min, a_max):
+    """``tnp.clip``: ``minimum(maximum(a, a_min), a_max)`` (a ``None`` bound is skipped),
+    the operands first converted to their lattice join, as TF's tnp does: a strong
+    result (``clip([1, 5, 9], 2, 6.5)`` is float32)."""
+    if a_min is None and a_max is None:
+        raise ValueError("clip: a_min and a_max cannot both be None")
+    dt, _ = _C.result_type(*[v for v in (a, a_min, a_max) if v is not None])
+    out = asarray(a, dtype=dt)
+    if a_min is not None:
+        out = _C.maximum(out, asarray(a_min, dtype=dt))
+    if a_max is not None:
+        out = _C.minimum(out, asarray(a_max, dtype=dt))
+    return out
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``tnp.isclose``: ``|a - b| <= atol + rtol·|b|`` element-wise, as NumPy: infinities
+    are close only to themselves, NaN to nothing (to NaN if ``equal_nan``). Integers and
+    bool compare in float64. A strong bool tensor."""
+    x, y = _C.convert_to_tensor(a), _C.convert_to_tensor(b)
+    dt, _ = _C.result_type(x, y)
+    if not (dt.is_floating or dt.is_complex):
+        dt = _C.float64
+    x, y = _C.cast(x, dt), _C.cast(y, dt)
+    ax, ay = _C.abs(x), _C.abs(y)
+    finite = _C.logical_and(_C.is_finite(ax), _C.is_finite(ay))
+    close = _C.less_equal(_C.abs(_C.subtract(x, y)), atol + rtol * ay)
+    out = _C.where(finite, close, _C.equal(x, y))
+    if equal_nan:
+        out = _C.logical_or(out, _C.logical_and(_C.is_nan(ax), _C.is_nan(ay)))
+    return out
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """``tnp.allclose``: whether every element is ``isclose``; a strong bool scalar tensor."""
+    return _C.constant(bool(_np.all(_np.asarray(isclose(a, b, rtol, atol, equal_nan)))))
