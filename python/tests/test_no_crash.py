@@ -211,3 +211,16 @@ def test_tnp_binary_functions(name, x, y, mode):
         call(tnp.clip, x, y, None)
         call(tnp.clip, x, None, y)
         call(tnp.logical_not, x)
+
+
+@SETTINGS
+@given(tensors(), st.one_of(st.none(), st.integers(-5, 5), st.lists(st.integers(-5, 5), max_size=3)), st.booleans(),
+       operands, st.lists(st.integers(-4, 4), max_size=4))
+def test_numpy_behaviour_methods(x, axis, keepdims, bound, perm):
+    call(x.max, axis, keepdims)
+    call(x.min, axis, keepdims)
+    call(x.mean, axis, None, keepdims)
+    call(x.clip, bound, None)
+    call(x.transpose, *perm)
+    call(x.ravel)
+    call(x.flatten)

@@ -72,6 +72,13 @@ EXPRS = [
     "tnp.isclose([1.0, float('nan')], [1.0, float('nan')], equal_nan=True)",
     "tnp.isclose(tf.constant([1], tf.int32), 1)", "tnp.isclose([100.0, 1e-9], [101.0, 0.0], rtol=0.02)",
     "tnp.allclose([1.0, 2.0], [1.0, 2.0000001])", "tnp.allclose([1.0, 2.0], [1.0, 2.1])",
+    # the methods TF's NumPy behaviour adds to tensors
+    "tf.constant([[1.0, 5.0], [3.0, 2.0]]).max()", "tf.constant([[1.0, 5.0], [3.0, 2.0]]).max(axis=0, keepdims=True)",
+    "tf.constant([[1, 5], [3, 2]], tf.int16).min(1)", "tf.constant([[1.0, 5.0], [3.0, 2.0]]).mean()",
+    "tf.constant([[1, 5], [3, 2]]).mean(axis=0)", "tnp.arange(6).reshape(2, 3).transpose()",
+    "tnp.arange(6).reshape(1, 2, 3).transpose(2, 0, 1)", "tnp.arange(6).reshape(2, 3).transpose((1, 0))",
+    "tnp.arange(6).reshape(2, 3).T.ravel()", "tf.constant([[1.5, 2.5]], tf.float16).flatten()",
+    "tf.constant([1, 5, 9]).clip(2, 6)", "tf.constant([1.0, 5.0, 9.0]).clip(2.5, None)",
 ]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).

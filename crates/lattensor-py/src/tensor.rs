@@ -449,6 +449,78 @@ impl PyTensor {
         Self::numpy(slf)?.call_method0("tolist")
     }
 
+    /// `x.ravel()`: `tnp.ravel(x)` (a method TF adds with NumPy behaviour on).
+    fn ravel<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "ravel")?.call1((slf,))
+    }
+
+    /// `x.flatten()`: `tnp.ravel(x)` (tensors are immutable, so a view is a copy's equal).
+    fn flatten<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "ravel")?.call1((slf,))
+    }
+
+    /// `x.transpose(*axes)`: `tnp.transpose(x, axes)`; no axes reverses them.
+    #[pyo3(signature = (*axes))]
+    fn transpose<'py>(slf: &Bound<'py, Self>, axes: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+        let axes = match axes.len() {
+            0 => slf.py().None().into_bound(slf.py()),
+            1 if !axes.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() => axes.get_item(0)?,
+            _ => axes.clone().into_any(),
+        };
+        tnp(slf.py(), "transpose")?.call1((slf, axes))
+    }
+
+    /// `x.clip(min, max)`: `tnp.clip(x, min, max)`.
+    #[pyo3(signature = (min = None, max = None))]
+    fn clip<'py>(
+        slf: &Bound<'py, Self>,
+        min: Option<&Bound<'py, PyAny>>,
+        max: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "clip")?.call1((slf, min, max))
+    }
+
+    /// `x.max(axis=None, keepdims=False)`: `tnp.amax`.
+    #[pyo3(signature = (axis = None, keepdims = false))]
+    fn max<'py>(
+        slf: &Bound<'py, Self>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "amax")?.call1((slf, axis, keepdims))
+    }
+
+    /// `x.min(axis=None, keepdims=False)`: `tnp.amin`.
+    #[pyo3(signature = (axis = None, keepdims = false))]
+    fn min<'py>(
+        slf: &Bound<'py, Self>,
+        axis: Option<&Bound<'py, PyAny>>,
+        keepdims: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "amin")?.call1((slf, axis, keepdims))
+    }
+
+    /// `x.mean(axis=None, dtype=None, keepdims=False)`: `tnp.mean`.
+    #[pyo3(signature = (axis = None, dtype = None, keepdims = false))]
+    fn mean<'py>(
+        slf: &Bound<'py, Self>,
+        axis: Option<&Bound<'py, PyAny>>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        keepdims: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tnp(slf.py(), "mean")?.call1((slf, axis, dtype, keepdims))
+    }
+
+    /// `copy.copy(x)`: `x` itself (tensors are immutable).
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
+    /// `copy.deepcopy(x)`: `x` itself (tensors are immutable).
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
     /// A strong copy converted to `dtype` (`tf.cast`).
     fn astype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let d = crate::dtype::as_dtype(dtype)?;
@@ -666,4 +738,10 @@ fn index_value(x: &Bound<'_, PyAny>) -> PyResult<isize> {
             x.get_type().name()?
         ))),
     }
+}
+
+/// A function of `lattensor.experimental.numpy`, for the methods that TF's
+/// NumPy behaviour adds to tensors (`x.max()`, `x.clip(…)`, …).
+fn tnp<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("lattensor.experimental.numpy")?.getattr(name)
 }
