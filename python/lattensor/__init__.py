@@ -61,7 +61,7 @@ _bind(
     reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all
     max_tensor_bytes set_max_tensor_bytes
     acos acosh asin asinh atan atanh cos cosh sin sinh tan tanh floor sigmoid
-    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack where
+    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack where argmax argmin
     """.split(),
 )
 

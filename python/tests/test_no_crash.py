@@ -224,3 +224,14 @@ def test_numpy_behaviour_methods(x, axis, keepdims, bound, perm):
     call(x.transpose, *perm)
     call(x.ravel)
     call(x.flatten)
+
+
+@SETTINGS
+@given(operands, st.one_of(st.none(), st.integers(-4, 4)), st.sampled_from(DTYPES + [None]))
+def test_argmax_argmin(x, axis, output_type):
+    import lattensor.experimental.numpy as tnp
+
+    call(lt.math.argmax, x, axis, output_type)
+    call(lt.math.argmin, x, axis, output_type)
+    call(tnp.argmax, x, axis)
+    call(tnp.argmin, x, axis)

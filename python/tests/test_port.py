@@ -10,7 +10,8 @@ Exceptions, each in docs/deviations.md:
 * `EXTENSIONS`: TF raises, lattensor computes NumPy's result (`concatenate(axis=None)`,
   `x.transpose(2, 0, 1)`).
 * cases marked "deviation" in the golden data: TF ignores `linspace`'s dtype; TF's
-  `isclose` finds inf not close to inf (NumPy and lattensor: close).
+  `isclose` finds inf not close to inf (NumPy and lattensor: close); TF's argmax/argmin
+  skip NaN (NumPy and lattensor: the first NaN is the answer).
 * `linspace` values are NumPy's, computed in float64 and rounded once (correctly
   rounded); TF computes in float32 and can be 1 ulp off (`linspace(1, 2, 7)[4]`).
 """
@@ -49,6 +50,8 @@ DEVIATIONS = {
     "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": ("float64", [3], [0.0, 0.5, 1.0]),
     "tnp.isclose([1.0, float('inf'), -float('inf')], [1.0, float('inf'), float('inf')])":
         ("bool", [3], [True, True, False]),
+    "tf.argmax(tf.constant([1.0, float('nan'), 3.0]))": ("int64", [], [1.0]),
+    "tnp.argmin(tf.constant([1.0, 3.0, float('nan')]))": ("int64", [], [2.0]),
 }
 
 

@@ -79,12 +79,21 @@ EXPRS = [
     "tnp.arange(6).reshape(1, 2, 3).transpose(2, 0, 1)", "tnp.arange(6).reshape(2, 3).transpose((1, 0))",
     "tnp.arange(6).reshape(2, 3).T.ravel()", "tf.constant([[1.5, 2.5]], tf.float16).flatten()",
     "tf.constant([1, 5, 9]).clip(2, 6)", "tf.constant([1.0, 5.0, 9.0]).clip(2.5, None)",
+    # argmax / argmin
+    "tf.math.argmax(tf.constant([[1, 5, 5], [7, 2, 7]]))", "tf.argmax(tf.constant([[1, 5, 5], [7, 2, 7]]), axis=1)",
+    "tf.argmin(tf.constant([[1.5, -2.0], [0.0, 3.0]], tf.float16), axis=-1)",
+    "tf.math.argmax(tf.constant([1, 3]), output_type=tf.int32)", "tf.argmax(tf.constant([True, False, True]))",
+    "tf.argmax(tf.constant([1, 3], tf.uint64))", "tf.argmin(tf.constant([2.0, 3.0], tf.bfloat16))",
+    "tf.argmax(tf.constant([-0.0, 0.0]))", "tnp.argmax([[1, 5], [7, 2]])", "tnp.argmax([[1, 5], [7, 2]], axis=0)",
+    "tnp.argmin([[1, 5], [7, 2]], axis=-1)", "tnp.argmax(5)", "tnp.argmin(tf.constant([3, 1, 1], tf.int8))",
 ]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
 DEVIATIONS = {
     "tnp.linspace(0, 10, 5, dtype=int)": "TF ignores dtype (float32); lattensor returns int32 [0, 2, 5, 7, 10] as NumPy",
     "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": "TF ignores dtype (float32); lattensor returns float64",
+    "tf.argmax(tf.constant([1.0, float('nan'), 3.0]))": "TF skips NaN (2); lattensor: the first NaN (1), as NumPy",
+    "tnp.argmin(tf.constant([1.0, 3.0, float('nan')]))": "TF skips NaN (0); lattensor: the first NaN (2), as NumPy",
     "tnp.isclose([1.0, float('inf'), -float('inf')], [1.0, float('inf'), float('inf')])":
         "TF: inf is not close to inf; lattensor: infinities are close to themselves, as NumPy",
 }

@@ -393,6 +393,37 @@ pub fn r#where(
     run(py, work, || lattensor::where_(&c, &x, &y)).map(PyTensor::new)
 }
 
+/// `tf.math.argmax(input, axis=None, output_type=tf.int64)`: the first index of the
+/// maximum along `axis` (`None` is 0, as TF); the first NaN wins.
+#[pyfunction]
+#[pyo3(signature = (input, axis = None, output_type = None, name = None))]
+pub fn argmax(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    output_type: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let (x, out) = (convert::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
+    run(py, x.numel(), || lattensor::ops::argmax(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
+}
+
+/// `tf.math.argmin(input, axis=None, output_type=tf.int64)`: as `argmax`, for the minimum.
+#[pyfunction]
+#[pyo3(signature = (input, axis = None, output_type = None, name = None))]
+pub fn argmin(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    output_type: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let (x, out) = (convert::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
+    run(py, x.numel(), || lattensor::ops::argmin(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
+}
+
 /// `tf.clip_by_value(t, clip_value_min, clip_value_max)`: keeps `t`'s dtype and weakness.
 #[pyfunction]
 #[pyo3(signature = (t, clip_value_min, clip_value_max, name = None))]
@@ -907,6 +938,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(matrix_transpose, m)?,
         wrap_pyfunction!(clip_by_value, m)?,
         wrap_pyfunction!(concat, m)?,
+        wrap_pyfunction!(argmax, m)?,
+        wrap_pyfunction!(argmin, m)?,
         wrap_pyfunction!(stack, m)?,
         wrap_pyfunction!(r#where, m)?,
         wrap_pyfunction!(scalar_mul, m)?,

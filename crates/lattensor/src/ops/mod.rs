@@ -18,6 +18,7 @@
 //! assert_eq!(n.to_vec::<f32>().unwrap(), vec![-4.0, -6.0]);
 //! ```
 
+mod arg;
 mod arith;
 mod binary;
 mod bitwise;
@@ -28,6 +29,7 @@ pub(crate) mod reduce;
 pub mod special;
 pub(crate) mod unary;
 
+pub use arg::{argmax, argmin};
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
 pub use binary::{
     clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, less, less_equal, logical_and,

@@ -244,3 +244,18 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``tnp.allclose``: whether every element is ``isclose``; a strong bool scalar tensor."""
     return _C.constant(bool(_np.all(_np.asarray(isclose(a, b, rtol, atol, equal_nan)))))
+
+
+def argmax(a, axis=None):
+    """``tnp.argmax``: the first index of the maximum along ``axis`` (``None``: of the
+    flattened input), int64; the first NaN wins, as NumPy."""
+    if axis is None:
+        return _C.argmax(ravel(a), 0)
+    return _C.argmax(a, axis)
+
+
+def argmin(a, axis=None):
+    """``tnp.argmin``: as ``argmax``, for the minimum."""
+    if axis is None:
+        return _C.argmin(ravel(a), 0)
+    return _C.argmin(a, axis)
