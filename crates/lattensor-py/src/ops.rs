@@ -405,8 +405,7 @@ pub fn argmax(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let (x, out) = (convert::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
-    run(py, x.numel(), || lattensor::ops::argmax(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
+    arg_extremum(py, input, axis, output_type, lattensor::ops::argmax)
 }
 
 /// `tf.math.argmin(input, axis=None, output_type=tf.int64)`: as `argmax`, for the minimum.
@@ -420,8 +419,18 @@ pub fn argmin(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
+    arg_extremum(py, input, axis, output_type, lattensor::ops::argmin)
+}
+
+fn arg_extremum(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    axis: Option<isize>,
+    output_type: Opt<'_, '_>,
+    op: fn(&Tensor, isize, DType) -> lattensor::Result<Tensor>,
+) -> PyResult<PyTensor> {
     let (x, out) = (convert::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
-    run(py, x.numel(), || lattensor::ops::argmin(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
+    run(py, x.numel(), || op(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
 }
 
 /// `tf.clip_by_value(t, clip_value_min, clip_value_max)`: keeps `t`'s dtype and weakness.
