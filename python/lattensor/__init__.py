@@ -61,11 +61,26 @@ _bind(
     reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all
     max_tensor_bytes set_max_tensor_bytes
     acos acosh asin asinh atan atanh cos cosh sin sinh tan tanh floor sigmoid
-    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack where argmax argmin
+    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack argmax argmin
     """.split(),
 )
 
 from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn  # noqa: E402
+
+
+def where(condition, x=None, y=None, name=None):
+    """``tf.where(condition, x, y)``: ``x`` where ``condition`` (bool) holds, else ``y``,
+    broadcast; ``x`` and ``y`` promote through the lattice. ``tf.where(condition)``: the
+    coordinates of the true (nonzero) elements, an int64 tensor of shape
+    ``[count, rank]`` in row-major order."""
+    del name
+    if x is None and y is None:
+        import numpy as np
+
+        truth = experimental.numpy._truth(condition)
+        return _lattensor.constant(np.argwhere(np.asarray(truth)).astype(np.int64))
+    return _lattensor.where(condition, x, y)
+
 
 numpy = experimental.numpy
 _sys.modules[__name__ + ".numpy"] = experimental.numpy

@@ -87,7 +87,7 @@ def test_errors_name_the_op_and_the_fix():
     with pytest.raises(TypeError, match="list"):
         lt.concat(lt.constant([1.0]), 0)
     with pytest.raises(NotImplementedError, match="three-argument"):
-        lt.where(lt.constant([True]))
+        lt.where(lt.constant([True]), 1.0)
     with pytest.raises(invalid, match="condition must be bool, got int32"):
         lt.where(lt.constant([1]), 1.0, 2.0)
     with lt.promotion_mode("safe"), pytest.raises(TypeError):

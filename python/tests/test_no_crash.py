@@ -235,3 +235,15 @@ def test_argmax_argmin(x, axis, output_type):
     call(lt.math.argmin, x, axis, output_type)
     call(tnp.argmax, x, axis)
     call(tnp.argmin, x, axis)
+
+
+@SETTINGS
+@given(operands, st.one_of(st.integers(-2, 3), st.lists(st.integers(-1, 3), max_size=4)), operands, operands)
+def test_index_and_tiling_functions(x, reps, y, z):
+    import lattensor.experimental.numpy as tnp
+
+    call(tnp.nonzero, x)
+    call(lt.where, x)
+    call(tnp.tile, x, reps)
+    call(lambda: tnp.meshgrid(x, y, z))
+    call(lambda: tnp.meshgrid(x, y, indexing="ij"))

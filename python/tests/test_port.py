@@ -8,10 +8,11 @@ Exceptions, each in docs/deviations.md:
   `tnp.power`, …) of weak inputs. TF's forms are not on the WeakTensor list and return
   strong tensors; lattensor's carry the lattice join's weakness, as `+` does.
 * `EXTENSIONS`: TF raises, lattensor computes NumPy's result (`concatenate(axis=None)`,
-  `x.transpose(2, 0, 1)`).
+  `x.transpose(2, 0, 1)`, `tf.where(True)`).
 * cases marked "deviation" in the golden data: TF ignores `linspace`'s dtype; TF's
   `isclose` finds inf not close to inf (NumPy and lattensor: close); TF's argmax/argmin
-  skip NaN (NumPy and lattensor: the first NaN is the answer).
+  skip NaN (NumPy and lattensor: the first NaN is the answer); TF's meshgrid joins
+  `int32*` and `int16` to int32 (the lattice: int16).
 * `linspace` values are NumPy's, computed in float64 and rounded once (correctly
   rounded); TF computes in float32 and can be 1 ulp off (`linspace(1, 2, 7)[4]`).
 """
@@ -39,9 +40,13 @@ WEAK_BY_LATTICE = {
     "tnp.add(tnp.array(1), 2)", "tnp.add([1, 2], 2.5)", "tnp.add(tf.constant([1], tf.int8), 2.5)",
     "tnp.true_divide([1, 2], 2)", "tnp.floor_divide([7, -7], 2)", "tnp.mod([7, -7], 3)",
     "tnp.remainder([7.5, -7], 3)", "tnp.power([2, 3], 2)", "tnp.power(2.0, [0.5, 3])", "tnp.dot(2, [3, 4])",
+    # tile keeps its input's weakness, as reshape does
+    "tnp.tile(tnp.array([1, 2]), 2)", "tnp.tile([1.5], (2, 1, 3))", "tnp.tile(7, 3)",
 }
 EXTENSIONS = {
     "tnp.concatenate([tnp.ones((2, 2)), tnp.zeros((2, 2))], axis=None)": ("float32", [8], [1.0] * 4 + [0.0] * 4),
+    # NumPy's `argwhere` of a 0-d condition: one match, no coordinates
+    "tf.where(True)": ("int64", [1, 0], []),
     # NumPy's `x.transpose(*axes)`
     "tnp.arange(6).reshape(1, 2, 3).transpose(2, 0, 1)": ("int32", [3, 1, 2], [0.0, 3.0, 1.0, 4.0, 2.0, 5.0]),
 }
@@ -51,6 +56,9 @@ DEVIATIONS = {
     "tnp.isclose([1.0, float('inf'), -float('inf')], [1.0, float('inf'), float('inf')])":
         ("bool", [3], [True, True, False]),
     "tf.argmax(tf.constant([1.0, float('nan'), 3.0]))": ("int64", [], [1.0]),
+    # the lattice's join: i32* ⊔ i16 = i16 (TF's meshgrid joins them to int32)
+    "tnp.meshgrid(tnp.arange(2), tnp.arange(3), tf.constant([7, 8], tf.int16))[2]":
+        ("int16", [3, 2, 2], [7.0, 8.0] * 6),
     "tnp.argmin(tf.constant([1.0, 3.0, float('nan')]))": ("int64", [], [2.0]),
 }
 

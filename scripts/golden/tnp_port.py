@@ -86,6 +86,13 @@ EXPRS = [
     "tf.argmax(tf.constant([1, 3], tf.uint64))", "tf.argmin(tf.constant([2.0, 3.0], tf.bfloat16))",
     "tf.argmax(tf.constant([-0.0, 0.0]))", "tnp.argmax([[1, 5], [7, 2]])", "tnp.argmax([[1, 5], [7, 2]], axis=0)",
     "tnp.argmin([[1, 5], [7, 2]], axis=-1)", "tnp.argmax(5)", "tnp.argmin(tf.constant([3, 1, 1], tf.int8))",
+    # indices and tiling
+    "tf.where(tf.constant([[True, False], [False, True]]))", "tf.where([0, 3, 0, -1])", "tf.where(True)",
+    "tnp.nonzero([[0, 1], [2, 0]])[0]", "tnp.nonzero([[0, 1], [2, 0]])[1]", "tnp.where([0.0, 2.5, 0.0])[0]",
+    "tnp.tile(tnp.array([1, 2]), 2)", "tnp.tile(tf.constant([[1, 2]], tf.int8), (2, 2))", "tnp.tile([1.5], (2, 1, 3))",
+    "tnp.tile(tnp.ones((2, 3)), 0)", "tnp.tile(7, 3)",
+    "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[0]", "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[1]",
+    "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[0]", "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[1]",
 ]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
@@ -93,6 +100,8 @@ DEVIATIONS = {
     "tnp.linspace(0, 10, 5, dtype=int)": "TF ignores dtype (float32); lattensor returns int32 [0, 2, 5, 7, 10] as NumPy",
     "tnp.linspace(0.0, 1.0, 3, dtype=tnp.float64)": "TF ignores dtype (float32); lattensor returns float64",
     "tf.argmax(tf.constant([1.0, float('nan'), 3.0]))": "TF skips NaN (2); lattensor: the first NaN (1), as NumPy",
+    "tnp.meshgrid(tnp.arange(2), tnp.arange(3), tf.constant([7, 8], tf.int16))[2]":
+        "TF joins int32* and int16 to int32; the lattice gives int16",
     "tnp.argmin(tf.constant([1.0, 3.0, float('nan')]))": "TF skips NaN (0); lattensor: the first NaN (2), as NumPy",
     "tnp.isclose([1.0, float('inf'), -float('inf')], [1.0, float('inf'), float('inf')])":
         "TF: inf is not close to inf; lattensor: infinities are close to themselves, as NumPy",

@@ -14,6 +14,8 @@ to a ``with`` block on the calling thread.
 
 from __future__ import annotations
 
+import builtins as _builtins
+
 import numpy as _np
 
 from lattensor import _lattensor as _C
@@ -62,10 +64,12 @@ def stack(arrays, axis=0):
 
 def where(condition, x=None, y=None):
     """``tnp.where(condition, x, y)``: ``x`` where ``condition`` is true (nonzero), else
-    ``y``, broadcast; ``x`` and ``y`` promote through the lattice. The one-argument
-    form (indices) is not implemented."""
+    ``y``, broadcast; ``x`` and ``y`` promote through the lattice. ``where(condition)``
+    is ``nonzero(condition)``."""
+    if x is None and y is None:
+        return nonzero(condition)
     if x is None or y is None:
-        return _C.where(condition, x, y)
+        raise ValueError("where: give both x and y, or neither")
     c = _C.convert_to_tensor(condition)
     if c.dtype != _C.bool:
         c = _C.not_equal(c, 0)
@@ -259,3 +263,55 @@ def argmin(a, axis=None):
     if axis is None:
         return _C.argmin(ravel(a), 0)
     return _C.argmin(a, axis)
+
+
+# ---- index and tiling functions -------------------------------------------------------
+
+def nonzero(a):
+    """``tnp.nonzero``: a tuple of int64 tensors, one per axis, of the coordinates of
+    the nonzero (true) elements in row-major order."""
+    truth = _np.asarray(_truth(a))
+    return tuple(_C.constant(_np.asarray(ix, _np.int64)) for ix in _np.nonzero(truth))
+
+
+def tile(A, reps):  # noqa: N803 (NumPy's name)
+    """``tnp.tile``: ``A`` repeated ``reps[i]`` times along axis ``i`` (NumPy's rule:
+    the shorter of ``A.shape`` and ``reps`` is padded with leading 1s). Keeps ``A``'s
+    dtype and weakness."""
+    x = _C.convert_to_tensor(A)
+    reps = [int(reps)] if _np.ndim(reps) == 0 else [int(r) for r in reps]
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile: reps must be non-negative, got {reps}")
+    rank = _builtins.max(x.ndim, len(reps))  # `max` here is tnp.max
+    x = _C.reshape(x, [1] * (rank - x.ndim) + list(x.shape))
+    reps = [1] * (rank - len(reps)) + reps
+    for axis, r in enumerate(reps):
+        if r == 0:
+            x = x[(slice(None),) * axis + (slice(0, 0),)]
+        elif r > 1:
+            x = _C.concat([x] * r, axis)
+    return x
+
+
+def meshgrid(*xi, indexing="xy"):
+    """``tnp.meshgrid``: coordinate tensors from 1-D ones (flattened first), each
+    broadcast to the grid's shape; ``indexing="xy"`` (the default) swaps the first two
+    axes, ``"ij"`` does not. The inputs are converted to their lattice join first, as
+    TF converts them to a common dtype; the results are strong."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    if not xi:
+        return []
+    dt, _ = _C.result_type(*xi)
+    vs = [ravel(asarray(v, dtype=dt)) for v in xi]
+    shape = [int(v.shape[0]) for v in vs]
+    if indexing == "xy" and len(vs) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, v in enumerate(vs):
+        axis = {0: 1, 1: 0}.get(i, i) if indexing == "xy" and len(vs) > 1 else i
+        view = [1] * len(vs)
+        view[axis] = shape[axis]
+        v = _C.reshape(v, view)
+        out.append(_C.where(_C.ones(shape, _C.bool), v, v))
+    return out
