@@ -18,3 +18,23 @@ def _mode_all():
     lt.set_promotion_mode("all")
     yield
     lt.set_promotion_mode("all")
+
+
+def encode_values(t):
+    """A tensor's values in the golden scripts' encoding (scripts/golden/tf_values.py):
+    complex as [re, im], bool as bool, real as float with "nan", "inf", "-inf" and
+    "-0.0" as strings."""
+    import math
+
+    import numpy as np
+
+    a = np.asarray(t)
+    if a.dtype.kind == "c":
+        return [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
+    if a.dtype.kind == "b":
+        return [bool(x) for x in a.reshape(-1)]
+    out = []
+    for x in a.astype(np.float64).reshape(-1):
+        v = float(x)
+        out.append("-0.0" if v == 0.0 and math.copysign(1.0, v) < 0 else (v if math.isfinite(v) else str(v)))
+    return out

@@ -16,11 +16,11 @@ from __future__ import annotations
 import json
 import pathlib
 
-import numpy as np
 import pytest
 
 import lattensor as lt
 import lattensor.experimental.numpy as tnp
+from conftest import encode_values
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tnp_combine_golden.json").read_text())
 PY = {"py_int": [1, 2], "py_float": [1.5, -2.0], "py_complex": [1 + 2j, -1j]}
@@ -57,14 +57,7 @@ def test_matches_tf(case):
     assert (got.dtype.name, list(got.shape)) == (want["dtype"], want["shape"])
     assert not want["weak"]
     assert (got.dtype, got.weak) == lattice(a, b)
-    arr = np.asarray(got)
-    if arr.dtype.kind == "c":
-        vals = [[float(x.real), float(x.imag)] for x in arr.reshape(-1)]
-    elif arr.dtype.kind == "b":
-        vals = [bool(x) for x in arr.reshape(-1)]
-    else:
-        vals = [float(x) for x in arr.astype(np.float64).reshape(-1)]
-    assert vals == want["values"]
+    assert encode_values(got) == want["values"]
 
 
 def test_weak_results_are_the_lattices():

@@ -20,7 +20,6 @@ Exceptions, each in docs/deviations.md:
 from __future__ import annotations
 
 import json
-import math
 import pathlib
 
 import numpy as np
@@ -28,6 +27,7 @@ import pytest
 
 import lattensor as tf
 import lattensor.experimental.numpy as tnp
+from conftest import encode_values as encode
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tnp_port_golden.json").read_text())
 
@@ -62,18 +62,6 @@ DEVIATIONS = {
     "tnp.argmin(tf.constant([1.0, 3.0, float('nan')]))": ("int64", [], [2.0]),
 }
 
-
-def encode(r):
-    a = np.asarray(r)
-    if a.dtype.kind == "c":
-        return [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
-    if a.dtype.kind == "b":
-        return [bool(x) for x in a.reshape(-1)]
-    out = []
-    for x in a.astype(np.float64).reshape(-1):
-        v = float(x)
-        out.append("-0.0" if v == 0.0 and math.copysign(1.0, v) < 0 else (v if math.isfinite(v) else str(v)))
-    return out
 
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: c["expr"][:60])

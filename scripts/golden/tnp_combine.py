@@ -16,6 +16,7 @@ import pathlib
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from tf_values import encode
 
 tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
 
@@ -34,16 +35,6 @@ def make(kind):
     return tf.constant(vals, dtype=kind)
 
 
-def encode(r):
-    a = np.asarray(r)
-    if a.dtype.kind == "c":
-        vals = [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
-    elif a.dtype.kind == "b":
-        vals = [bool(x) for x in a.reshape(-1)]
-    else:
-        vals = [float(x) for x in a.astype(np.float64).reshape(-1)]
-    return {"dtype": r.dtype.name, "weak": type(r).__name__ == "EagerWeakTensor", "shape": list(a.shape),
-            "values": vals}
 
 
 def run(f):

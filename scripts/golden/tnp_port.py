@@ -18,6 +18,7 @@ import pathlib
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
+from tf_values import encode
 
 tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
 OUT = pathlib.Path(__file__).resolve().parents[2] / "python/tests/data/tnp_port_golden.json"
@@ -108,18 +109,6 @@ DEVIATIONS = {
 }
 
 
-def encode(r):
-    a = np.asarray(r)
-    if a.dtype.kind == "c":
-        vals = [[float(x.real), float(x.imag)] for x in a.reshape(-1)]
-    elif a.dtype.kind == "b":
-        vals = [bool(x) for x in a.reshape(-1)]
-    else:
-        vals = [float(x) if np.isfinite(x) else str(float(x)) for x in a.astype(np.float64).reshape(-1)]
-        # keep the sign of zeros
-        vals = [("-0.0" if (v == 0.0 and np.signbit(v)) else v) if isinstance(v, float) else v for v in vals]
-    return {"dtype": r.dtype.name, "weak": type(r).__name__ == "EagerWeakTensor", "shape": list(a.shape),
-            "values": vals}
 
 
 cases = []
