@@ -68,6 +68,32 @@ _bind(
 from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn  # noqa: E402
 
 
+def shape(input, out_type=None, name=None):  # noqa: A002 (TF's name)
+    """``tf.shape(input, out_type=tf.int32)``: the shape as a strong 1-D integer tensor."""
+    del name
+    import numpy as np
+
+    dims = [int(d) for d in _lattensor.convert_to_tensor(input).shape]
+    return _lattensor.cast(_lattensor.constant(np.asarray(dims, np.int64).reshape(len(dims))), out_type or int32)
+
+
+def size(input, out_type=None, name=None):  # noqa: A002 (TF's name)
+    """``tf.size(input, out_type=tf.int32)``: the number of elements, a strong scalar."""
+    del name
+    import numpy as np
+
+    n = int(np.prod([int(d) for d in _lattensor.convert_to_tensor(input).shape], dtype=np.int64))
+    return _lattensor.cast(_lattensor.constant(np.int64(n)), out_type or int32)
+
+
+def rank(input, name=None):  # noqa: A002 (TF's name)
+    """``tf.rank(input)``: the number of axes, a strong int32 scalar."""
+    del name
+    import numpy as np
+
+    return _lattensor.constant(np.int32(_lattensor.convert_to_tensor(input).ndim))
+
+
 def where(condition, x=None, y=None, name=None):
     """``tf.where(condition, x, y)``: ``x`` where ``condition`` (bool) holds, else ``y``,
     broadcast; ``x`` and ``y`` promote through the lattice. ``tf.where(condition)``: the

@@ -244,6 +244,9 @@ def test_index_and_tiling_functions(x, reps, y, z):
 
     call(tnp.nonzero, x)
     call(lt.where, x)
+    call(lt.shape, x)
+    call(lt.size, x, lt.int64)
+    call(lt.rank, x)
     call(tnp.tile, x, reps)
     call(lambda: tnp.meshgrid(x, y, z))
     call(lambda: tnp.meshgrid(x, y, indexing="ij"))

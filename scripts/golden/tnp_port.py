@@ -94,6 +94,9 @@ EXPRS = [
     "tnp.tile(tnp.ones((2, 3)), 0)", "tnp.tile(7, 3)",
     "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[0]", "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[1]",
     "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[0]", "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[1]",
+    # shape, size, rank
+    "tf.shape(tf.ones([2, 3]))", "tf.shape(tf.ones([2, 3]), out_type=tf.int64)", "tf.shape(5)", "tf.shape([])",
+    "tf.size(tf.ones([2, 3]))", "tf.size([[1, 2]], out_type=tf.int64)", "tf.rank(tf.ones([2, 3]))", "tf.rank(1.0)",
 ]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
