@@ -9,19 +9,15 @@
 //! WeakTensor list.)
 
 use crate::error::{Error, Result};
+use crate::kernels::{copy_into, row_major};
 use crate::layout::{broadcast_shapes, normalize_axis};
 use crate::promote::{LatticeType, current_mode, result_type_for};
-use crate::{DType, Tensor};
+use crate::{DType, Tensor, with_dtype};
 
 /// The lattice type that `op`'s value inputs promote to.
 fn common_type(op: &str, values: &[&Tensor]) -> Result<LatticeType> {
     let types: Vec<LatticeType> = values.iter().map(|t| t.lattice_type()).collect();
     result_type_for(op, &types, current_mode())
-}
-
-/// `values` converted to `ty` and laid out row-major, as bytes.
-fn bytes_as(values: &[&Tensor], ty: LatticeType) -> Result<Vec<Vec<u8>>> {
-    values.iter().map(|t| t.cast(ty.dtype)?.to_bytes()).collect()
 }
 
 /// `tf.concat(values, axis)` / `tnp.concatenate`: the tensors joined along
@@ -84,21 +80,31 @@ fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Tensor> {
     let ty = common_type(op, values)?;
     // allocated first: its size check bounds every input's copy below
     let mut out = Tensor::for_overwrite(op, &shape, ty.dtype)?;
-    let parts = bytes_as(values, ty)?;
-    let item = ty.dtype.size();
+    let outer: usize = shape[..axis].iter().product();
     let inner: usize = shape[axis + 1..].iter().product();
-    let chunks: Vec<usize> = values.iter().map(|t| t.shape()[axis] * inner * item).collect();
-    let row: usize = chunks.iter().sum();
-    if row > 0 {
-        // one row of the output: each input's next chunk, in turn
-        for (o, dst) in out.bytes_mut().chunks_exact_mut(row).enumerate() {
+    with_dtype!(ty.dtype, T, {
+        let dst = out.data_mut::<T>();
+        if outer == 1 {
+            // each input is one stretch of the output: converted straight into it
             let mut at = 0;
-            for (bytes, &chunk) in parts.iter().zip(&chunks) {
-                dst[at..at + chunk].copy_from_slice(&bytes[o * chunk..(o + 1) * chunk]);
-                at += chunk;
+            for t in values {
+                copy_into(t, &mut dst[at..at + t.numel()]);
+                at += t.numel();
+            }
+        } else {
+            let parts: Vec<Vec<T>> = values.iter().map(|t| row_major::<T>(t, op)).collect::<Result<_>>()?;
+            let chunks: Vec<usize> = values.iter().map(|t| t.shape()[axis] * inner).collect();
+            let row: usize = chunks.iter().sum();
+            // one row of the output: each input's next chunk, in turn
+            for (o, dst) in dst.chunks_exact_mut(row.max(1)).enumerate() {
+                let mut at = 0;
+                for (part, &chunk) in parts.iter().zip(&chunks) {
+                    dst[at..at + chunk].copy_from_slice(&part[o * chunk..(o + 1) * chunk]);
+                    at += chunk;
+                }
             }
         }
-    }
+    });
     Ok(out.with_weak(ty.weak))
 }
 
@@ -171,13 +177,19 @@ pub fn where_(condition: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
     let ty = common_type(op, &[x, y])?;
     // allocated first: its size check bounds the broadcast copies below
     let mut out = Tensor::for_overwrite(op, &shape, ty.dtype)?;
-    let cond = condition.broadcast_to(&shape)?.to_vec::<bool>()?;
-    let xb = x.cast(ty.dtype)?.broadcast_to(&shape)?.to_bytes()?;
-    let yb = y.cast(ty.dtype)?.broadcast_to(&shape)?.to_bytes()?;
-    let item = ty.dtype.size();
-    for (i, (dst, &c)) in out.bytes_mut().chunks_exact_mut(item).zip(&cond).enumerate() {
-        dst.copy_from_slice(&(if c { &xb } else { &yb })[i * item..(i + 1) * item]);
-    }
+    let keep = row_major::<bool>(&condition.broadcast_to(&shape)?, op)?;
+    let y = y.broadcast_to(&shape)?;
+    with_dtype!(ty.dtype, T, {
+        let dst = out.data_mut::<T>();
+        // x converted straight into the output, then y where the condition is false
+        copy_into(&x.broadcast_to(&shape)?, dst);
+        let ys = row_major::<T>(&y, op)?;
+        for ((d, &k), &v) in dst.iter_mut().zip(&keep).zip(&ys) {
+            if !k {
+                *d = v;
+            }
+        }
+    });
     Ok(out.with_weak(ty.weak))
 }
 

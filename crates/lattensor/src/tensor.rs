@@ -308,16 +308,6 @@ impl Tensor {
         }
     }
 
-    /// The bytes of a freshly allocated contiguous tensor (storage not shared), in
-    /// row-major order.
-    pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
-        let (n, off) = (self.numel() * self.dtype.size(), self.layout.offset() * self.dtype.size());
-        match Arc::get_mut(&mut self.storage) {
-            Some(s) => &mut s.as_bytes_mut()[off..off + n],
-            None => &mut [],
-        }
-    }
-
     /// A tensor from its parts; the caller guarantees that `layout` stays inside
     /// `storage` for elements of `dtype`, and that the bytes are valid for `dtype`.
     pub(crate) fn from_parts(storage: Arc<Storage>, layout: Layout, dtype: DType, weak: bool) -> Tensor {

@@ -152,6 +152,16 @@ pub(crate) fn copy_into<D: Element>(src: &Tensor, dst: &mut [D]) {
     for_chunks(dst, body);
 }
 
+/// `src` (any layout, any dtype) converted to `D` in row-major order, as a new
+/// `Vec`; its size is checked as a tensor's would be (a broadcast view may be huge).
+pub(crate) fn row_major<D: Element>(src: &Tensor, op: &str) -> crate::Result<Vec<D>> {
+    let bytes = src.numel().saturating_mul(std::mem::size_of::<D>());
+    crate::storage::check_alloc(bytes, &format!("{op} (shape {:?}, {})", src.shape(), D::DTYPE))?;
+    let mut v = vec![D::default(); src.numel()];
+    copy_into(src, &mut v);
+    Ok(v)
+}
+
 /// Whether parallel regions can help: rayon's pool has more than one worker.
 /// With one, a parallel region only hands the work to that worker and sleeps
 /// until it is done (a futex wake-up and wait per region; 13% of a small

@@ -3,6 +3,7 @@
 //! is `None`).
 
 use crate::error::Result;
+use crate::kernels::row_major;
 use crate::layout::normalize_axis;
 use crate::{DType, Tensor};
 
@@ -70,14 +71,15 @@ fn arg_extremum(op: &str, x: &Tensor, axis: isize, output_type: DType, max: bool
     let perm: Vec<usize> = (0..x.rank()).filter(|&d| d != ax).chain([ax]).collect();
     let rows = x.transpose(&perm)?;
     let d = x.dtype();
+    // one pass reads the transposed view in row-major order, converted exactly
     let idx: Vec<i64> = if d.is_float() {
         // every float dtype converts to f64 exactly
-        search(&rows.cast(DType::F64)?.to_vec::<f64>()?, n, max)
+        search(&row_major::<f64>(&rows, op)?, n, max)
     } else if d == DType::U64 {
-        search(&rows.to_vec::<u64>()?, n, max)
+        search(&row_major::<u64>(&rows, op)?, n, max)
     } else {
         // bool and every other integer convert to i64 exactly
-        search(&rows.cast(DType::I64)?.to_vec::<i64>()?, n, max)
+        search(&row_major::<i64>(&rows, op)?, n, max)
     };
     let shape: Vec<usize> = x.shape().iter().enumerate().filter(|&(i, _)| i != ax).map(|(_, &s)| s).collect();
     Tensor::from_vec(idx, &shape)?.cast(output_type)
@@ -215,6 +217,8 @@ mod tests {
         assert_eq!(argmax(&x, 1, DType::I64).unwrap_err().category(), Category::InvalidArgument);
         assert!(argmin(&t(Vec::<f32>::new(), &[2, 0]), 1, DType::I64).unwrap_err().to_string().contains("empty"));
         assert_eq!(argmin(&t(Vec::<f32>::new(), &[0, 2]), 1, DType::I64).unwrap().shape(), &[0]);
+        let huge = t(vec![1.0f32], &[1]).broadcast_to(&[1 << 30, 1 << 30]).unwrap();
+        assert_eq!(argmax(&huge, 1, DType::I64).unwrap_err().category(), Category::ResourceExhausted);
         let long = Tensor::zeros(&[40000], DType::U8).unwrap();
         assert!(argmax(&long, 0, DType::I16).unwrap_err().to_string().contains("int64"));
         assert_eq!(argmax(&long, 0, DType::U16).unwrap().item::<u16>().unwrap(), 0);
