@@ -27,7 +27,7 @@ fn data(n: usize, seed: u64) -> Vec<f64> {
 }
 
 /// A battery of ops over shared inputs, large enough that the kernels, the
-/// reductions and the GEMM split their work across rayon's threads too.
+/// reductions and the GEMM split their work across the pool's threads too.
 fn battery(a: &Tensor, b: &Tensor, m: &Tensor) -> Vec<Vec<u8>> {
     let rev = a.slice(&[SliceArg::stepped(None, None, -1)]).unwrap();
     let outs = [

@@ -243,7 +243,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
         let (sa, sb) = (la.strides(), lb.strides());
         let (da, db) = (a.storage_slice::<C>(), b.storage_slice::<C>());
         let work = (m as u128) * (n as u128) * (k as u128);
-        let threads = rayon::current_num_threads();
+        let threads = crate::kernels::pool::threads();
         // Many small products: one per task, each single-threaded (gemm's own
         // threading costs more than it gains below ~160³). Few or large ones:
         // one at a time, gemm threading each.
@@ -256,10 +256,10 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             && k >= 8
             && work >= 1 << 19
             && crate::kernels::gemm::available();
-        // A parallel region costs 20–25 µs on the Zen 4 host even back to back, and
-        // ~75 µs after a millisecond idle (waking a vCPU; see `kernels::PAR_MIN`):
-        // threading pays only for ~4M multiply-adds and more (~40 µs a thread).
-        // On E7 (products of 2.4M and 3.1M) threading at 2M cost 1.3×.
+        // Threading pays from ~4M multiply-adds (~40 µs a thread); these thresholds
+        // were set when a parallel region cost 20–75 µs under rayon (see
+        // `kernels::pool`), when E7 (products of 2.4M and 3.1M) threaded at 2M ran
+        // 1.3× slower, and are kept until measured again.
         // The own kernel runs a batch of products best one per task (no
         // synchronisation inside a product) once there are enough of them.
         let batch_parallel = threads > 1
@@ -267,7 +267,6 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             && work * bt as u128 >= 1 << 22
             && (work < 1 << 22 || (own_kernel && bt >= 2 * threads));
         let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 22 } else { 1 << 20 };
-        let par = if threaded { gemm::Parallelism::Rayon(0) } else { gemm::Parallelism::None };
         let one = C::from_f32(1.0);
         // the whole batch's output decides whether the own kernel streams C
         #[cfg(target_arch = "x86_64")]
@@ -311,36 +310,49 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                 }
                 return;
             }
-            // SAFETY: `C` is one of f32/f64/Complex32/Complex64, the types gemm
-            // supports (gemm's c32/c64 are num_complex's types). `a` is a valid
-            // [bt, m, k] view of its storage and `b` a valid [bt, k, n] view, so
-            // every element gemm reads, at `offset + i*s0 + r*s1 + c*s2` within
-            // the dims, lies inside the storage slices `pa`/`pb` point to (those
-            // storages are alive for the call). `dst` is an exclusive m×n
-            // row-major buffer (row stride n, column stride 1) not aliasing the
-            // inputs. With read_dst = false gemm writes dst = 1·a·b.
-            unsafe {
-                gemm::gemm::<C>(
-                    m,
-                    n,
-                    k,
-                    dst.as_mut_ptr(),
-                    1,
-                    n as isize,
-                    false,
-                    pa.offset(oa),
-                    sa[2],
-                    sa[1],
-                    pb.offset(ob),
-                    sb[2],
-                    sb[1],
-                    C::ZERO,
-                    one,
-                    false,
-                    false,
-                    false,
-                    par,
-                );
+            // Threaded, the rows are cut into one band per thread, each a product of its own
+            // (gemm's own threading would run on rayon's pool, whose sleeping workers cost a
+            // vCPU wake-up per call: see `kernels::pool`).
+            let rows = if threaded { m.div_ceil(threads) } else { m };
+            let band = |bi: usize, dst: &mut [C]| {
+                let (r0, mb) = (bi * rows, dst.len() / n);
+                // SAFETY: `C` is one of f32/f64/Complex32/Complex64, the types gemm
+                // supports (gemm's c32/c64 are num_complex's types). `a` is a valid
+                // [bt, m, k] view of its storage and `b` a valid [bt, k, n] view, so
+                // every element gemm reads, at `offset + i*s0 + r*s1 + c*s2` within
+                // the dims (rows r0..r0 + mb ≤ m of A), lies inside the storage slices
+                // `da`/`db` (those storages are alive for the call). `dst` is an
+                // exclusive mb×n row-major buffer (row stride n, column stride 1), rows
+                // r0.. of this product's output, not aliasing the inputs. With
+                // read_dst = false gemm writes dst = 1·a·b.
+                unsafe {
+                    gemm::gemm::<C>(
+                        mb,
+                        n,
+                        k,
+                        dst.as_mut_ptr(),
+                        1,
+                        n as isize,
+                        false,
+                        da.as_ptr().offset(oa + r0 as isize * sa[1]),
+                        sa[2],
+                        sa[1],
+                        db.as_ptr().offset(ob),
+                        sb[2],
+                        sb[1],
+                        C::ZERO,
+                        one,
+                        false,
+                        false,
+                        false,
+                        gemm::Parallelism::None,
+                    );
+                }
+            };
+            if threaded {
+                crate::kernels::pool::chunks_mut(dst, rows * n, band);
+            } else {
+                band(0, dst);
             }
             // The gemm crate's complex kernels return -0 real parts for sums of
             // zero products (0·0 − 0·0); a sum started at +0, as NumPy's and
@@ -350,8 +362,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             }
         };
         if batch_parallel {
-            use rayon::prelude::*;
-            out.par_chunks_exact_mut(m * n).enumerate().for_each(product);
+            crate::kernels::pool::chunks_mut(out, m * n, |i, c| product((i, c)));
         } else {
             out.chunks_exact_mut(m * n).enumerate().for_each(product);
         }
@@ -388,8 +399,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             }
         };
         if parallel {
-            use rayon::prelude::*;
-            dst.par_chunks_mut(MB * n).enumerate().for_each(block);
+            crate::kernels::pool::chunks_mut(dst, MB * n, |i, c| block((i, c)));
         } else {
             dst.chunks_mut(MB * n).enumerate().for_each(block);
         }
@@ -448,8 +458,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
                 sink.finish();
             };
             if out.len() >= crate::kernels::PAR_MIN && crate::kernels::multithreaded() {
-                use rayon::prelude::*;
-                out.par_chunks_mut(rows_per_task * n).enumerate().for_each(task);
+                crate::kernels::pool::chunks_mut(out, rows_per_task * n, |i, c| task((i, c)));
             } else {
                 out.chunks_mut(rows_per_task * n).enumerate().for_each(task);
             }

@@ -43,8 +43,6 @@
 //! order with FMAs, so results are deterministic (independent of the number
 //! of threads) but not the same bits as another BLAS.
 
-use rayon::prelude::*;
-
 /// Rows of A per micro-panel (and of the register tile).
 const MR: usize = 12;
 
@@ -556,7 +554,7 @@ fn give_back(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, wo
 
 /// `C = A·B` with `A` m × k, `B` k × n and `C` m × n row-major with row stride
 /// `rs_c` (column stride 1), overwritten. `parallel` splits the rows of C
-/// across rayon's threads. `upcoming` (only used single-threaded): memory the
+/// across the pool's threads. `upcoming` (only used single-threaded): memory the
 /// caller reads next, fetched into L2 a share after each tile. `stream_c`
 /// (see [`streams_c`]): write C with streaming stores, when there is one
 /// depth block and C's rows are 64-byte aligned; C is fenced before return.
@@ -591,9 +589,9 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     }
     let panels_m = m.div_ceil(MR);
     // one worker: run on the calling thread (see `kernels::multithreaded`)
-    let threads = rayon::current_num_threads();
+    let threads = crate::kernels::pool::threads();
     let parallel = parallel && threads > 1;
-    // bands of whole micro-panels, two per thread so that rayon can balance them
+    // bands of whole micro-panels, two per thread so that the pool can balance them
     // (one band when single-threaded: the caller may be one of many parallel products)
     let bands = if parallel { panels_m.min(2 * threads) } else { 1 };
     let c_addr = c as usize;
@@ -612,14 +610,14 @@ pub(crate) unsafe fn gemm<T: Scalar>(
         unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming, stream_c) };
     };
     // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
-    // halves rayon deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
+    // halves the pool deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
     // 1024 rows as 264 + 264 | 264 + 232: the critical path 3% over half. Balanced, in
     // four runs alternating calls with the old split, 1024² products took 1–3% less: the
     // fastest of 50 calls 2–3% (f32) and 1–2% (f64), the median 1–3% in 7 of 8.)
     let edge = |b: usize| (b * panels_m / bands * MR).min(m);
     let starts: Vec<(usize, usize)> = (0..bands).map(|b| (edge(b), edge(b + 1) - edge(b))).collect();
     if bands > 1 {
-        starts.into_par_iter().for_each(band);
+        crate::kernels::pool::for_each_item(starts, band);
     } else {
         starts.into_iter().for_each(band);
     }
@@ -676,7 +674,7 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, k: usize, n: usize, par
     };
     let dst = &mut dst[..k * n.div_ceil(nr) * nr];
     if parallel && k * n >= 1 << 15 {
-        dst.par_chunks_mut(k * nr).enumerate().for_each(pack);
+        crate::kernels::pool::chunks_mut(dst, k * nr, |q, panel| pack((q, panel)));
     } else {
         dst.chunks_mut(k * nr).enumerate().for_each(pack);
     }

@@ -6,7 +6,7 @@
 //! (u8 and i32 in f32/f64 arithmetic, f32 in f64) inside the op's own loop,
 //! the others a block at a time into a small buffer that stays in L1.
 //! Contiguous inputs of the right dtype are read in place; broadcast inputs
-//! become scalars. Large outputs are split across threads with rayon and
+//! become scalars. Large outputs are split across threads (`pool`) and
 //! written with streaming stores.
 
 pub(crate) mod column_sums;
@@ -14,9 +14,8 @@ pub(crate) mod fast;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
 pub(crate) mod half;
+pub(crate) mod pool;
 pub(crate) mod walk;
-
-use rayon::prelude::*;
 
 use crate::element::{Element, convert_slice};
 use crate::scalar::{Operand, Scalar};
@@ -25,11 +24,11 @@ use walk::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
 const BLOCK: usize = 256;
-/// Outputs at least this long are computed in parallel. A parallel region
-/// costs 20–25 µs on the Zen 4 host even back to back, and ~75 µs after a
-/// millisecond idle (rayon's workers sleep, and waking a vCPU is slow): an empty
-/// two-way `par_iter`, measured from a thread outside the pool as a caller's is.
-/// 2¹⁸ f32 elements take ~50–100 µs on one thread.
+/// Outputs at least this long are computed in parallel: 2¹⁸ f32 elements take
+/// ~20 µs on one thread, and sharing them with a helper (see [`pool`]) pays
+/// from about there on the Zen 4 host: a sum of 2¹⁸ f32 took 12 µs on two
+/// threads against 21 µs on one back to back, 34 against 68 µs after 1 ms idle
+/// (`examples/parallel_region_cost.rs`).
 pub(crate) const PAR_MIN: usize = 1 << 18;
 /// Work unit of the parallel split.
 pub(crate) const PAR_CHUNK: usize = 1 << 15;
@@ -162,33 +161,25 @@ pub(crate) fn row_major<D: Element>(src: &Tensor, op: &str) -> crate::Result<Vec
     Ok(v)
 }
 
-/// Whether parallel regions can help: rayon's pool has more than one worker.
-/// With one, a parallel region only hands the work to that worker and sleeps
-/// until it is done (a futex wake-up and wait per region; 13% of a small
-/// einsum's time, measured with `perf`), so callers run the work themselves.
+/// Whether parallel regions can help: more than one thread (see [`pool::threads`]).
+/// With one, callers run the work themselves.
 pub(crate) fn multithreaded() -> bool {
-    rayon::current_num_threads() > 1
+    pool::threads() > 1
 }
 
-/// `(0..n).map(f)`, collected in order: in parallel across rayon's workers when
-/// the job touches at least [`PAR_MIN`] elements (`work`) and there is more than
-/// one worker, else on the calling thread. Either way the same values in the
-/// same order, so results do not depend on the thread count.
+/// `(0..n).map(f)`, collected in order: shared out between the caller and the
+/// pool's helpers when the job touches at least [`PAR_MIN`] elements (`work`)
+/// and there is more than one thread, else on the calling thread. Either way
+/// the same values in the same order, so results do not depend on the thread count.
 pub(crate) fn par_map<R: Send>(n: usize, work: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
-    use rayon::prelude::*;
-    if work >= PAR_MIN && n > 1 && multithreaded() {
-        (0..n).into_par_iter().map(f).collect()
-    } else {
-        (0..n).map(f).collect()
-    }
+    if work >= PAR_MIN && n > 1 && multithreaded() { pool::map(n, f) } else { (0..n).map(f).collect() }
 }
 
-/// `f` of each item, in parallel across rayon's workers under the same condition
-/// as [`par_map`], else in order on the calling thread.
+/// `f` of each item, in parallel under the same condition as [`par_map`], else
+/// in order on the calling thread.
 pub(crate) fn par_for_each<T: Send>(items: Vec<T>, work: usize, f: impl Fn(T) + Sync + Send) {
-    use rayon::prelude::*;
     if work >= PAR_MIN && items.len() > 1 && multithreaded() {
-        items.into_par_iter().for_each(f);
+        pool::for_each_item(items, f);
     } else {
         items.into_iter().for_each(f);
     }
@@ -209,11 +200,11 @@ fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
     }
 }
 
-/// The parallel split, behind `dyn` so rayon's machinery is instantiated once
+/// The parallel split, behind `dyn` so that the pool's glue is instantiated once
 /// per element type instead of once per op (a chunk is 32K elements, so the
 /// indirect call costs nothing measurable, and compile times stay sane).
 fn par_chunks<T: Send>(out: &mut [T], body: &(dyn Fn(usize, &mut [T]) + Sync)) {
-    out.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(i, c)| body(i * PAR_CHUNK, c));
+    pool::chunks_mut(out, PAR_CHUNK, |i, c| body(i * PAR_CHUNK, c));
 }
 
 /// One input of an element-wise kernel, already broadcast to the output shape.
