@@ -84,7 +84,7 @@ def parse_args():
 ARGS = parse_args()
 if ARGS.threads == 1:
     os.sched_setaffinity(0, {0})
-    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "RAYON_NUM_THREADS"):
+    for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "LATTENSOR_NUM_THREADS", "RAYON_NUM_THREADS"):
         os.environ[v] = "1"
     os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")

@@ -53,3 +53,38 @@ def test_variable_updates_are_atomic():
     for t in threads:
         t.join()
     assert int(v.numpy()) == 4000
+
+
+def test_ops_after_fork_complete_in_the_child():
+    # The parent's pool helpers do not exist in a forked child: a parallel op
+    # there must run on the child's one thread, not wait for them (rayon hangs).
+    import os
+    import sys
+
+    if not hasattr(os, "fork") or sys.platform == "darwin":
+        import pytest
+
+        pytest.skip("needs fork (Linux)")
+    n = 4_000_000  # above the parallel threshold: the region offers work to helpers
+    x = lt.constant(np.arange(n, dtype=np.float32) % 7)
+    want = float((np.arange(n, dtype=np.float64) % 7).sum())
+    assert float(lt.math.reduce_sum(x)) == want  # the parent's pool is up and its helpers spin
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        code = 1
+        try:
+            ok = all(float(lt.math.reduce_sum(x + 0.0)) == want for _ in range(3))
+            code = 0 if ok else 2
+        finally:
+            os._exit(code)
+    import time
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+            return
+        time.sleep(0.01)
+    os.kill(pid, 9)
+    raise AssertionError("a parallel op hung in a forked child")

@@ -12,7 +12,7 @@
 //!   Likewise `add:DTYPE:N` adds two vectors of N elements of that dtype.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
-//! `RAYON_NUM_THREADS=1` gives the single-threaded numbers.
+//! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
 //!
 //! `cargo build --release -p lattensor --example profile_workload`
 
