@@ -55,7 +55,7 @@ _bind(
     globals(),
     """
     constant convert_to_tensor cast bitcast einsum identity stop_gradient clip_by_value expand_dims
-    reshape squeeze transpose zeros_like ones_like zeros ones fill eye linspace range realdiv
+    reshape squeeze transpose zeros_like ones_like zeros ones fill broadcast_to eye linspace range realdiv
     truncatediv truncatemod add subtract multiply divide truediv abs pow maximum minimum equal
     not_equal less less_equal greater greater_equal negative sign sqrt square exp round matmul
     reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all

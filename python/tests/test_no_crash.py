@@ -250,3 +250,19 @@ def test_index_and_tiling_functions(x, reps, y, z):
     call(tnp.tile, x, reps)
     call(lambda: tnp.meshgrid(x, y, z))
     call(lambda: tnp.meshgrid(x, y, indexing="ij"))
+
+
+@SETTINGS
+@given(tensors(), st.one_of(shapes, st.lists(st.integers(-3, 5), max_size=5)))
+def test_broadcast_to_agrees_with_numpy(x, shape):
+    # NumPy's rule decides: where it broadcasts, the same values as a view of
+    # ours; where it refuses (or the shape is negative), a library error
+    a = x.numpy()
+    try:
+        want = np.broadcast_to(a, tuple(shape))
+    except ValueError:
+        assert call(lt.broadcast_to, x, shape) is None
+        return
+    got = lt.broadcast_to(x, shape)
+    assert got.dtype == x.dtype and not got.weak
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -97,3 +97,14 @@ def test_full_checks_the_shape_and_keeps_every_bit():
     r = tnp.full((3,), tf.constant(nan))
     assert np.asarray(r).view(np.uint32).tolist() == [0x7FC01234] * 3
     assert tnp.linspace(0, 1, 4, retstep=True)[1] == pytest.approx(1 / 3)
+
+
+def test_broadcast_to_is_a_strong_view_and_refuses_what_tf_refuses():
+    # TF 2.21: InvalidArgumentError "Incompatible shapes: [3] vs. [2,2]"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="broadcast_to"):
+        tf.broadcast_to(tf.constant([1, 2, 3]), [2, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tnp.broadcast_to(tnp.ones((2, 3)), (3,))
+    big = tf.broadcast_to(tf.constant([1.0, 2.0]), [1_000_000, 2])  # a view: no 8 MB copy
+    assert not big.weak and list(big.shape) == [1_000_000, 2]
+    assert float(tf.reduce_sum(big)) == 3_000_000.0

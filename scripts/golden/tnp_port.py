@@ -94,6 +94,12 @@ EXPRS = [
     "tnp.tile(tnp.ones((2, 3)), 0)", "tnp.tile(7, 3)",
     "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[0]", "tnp.meshgrid(tnp.arange(2), tnp.arange(3))[1]",
     "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[0]", "tnp.meshgrid([1.0, 2.0], [3, 4, 5], indexing='ij')[1]",
+    # broadcasting views
+    "tf.broadcast_to(1.5, [2])", "tf.broadcast_to(tf.constant([1, 2], tf.int8), [3, 2])",
+    "tf.broadcast_to(tnp.array(2.5), [2, 2])", "tf.broadcast_to(tf.constant([[1], [2]]), (2, 3))",
+    "tnp.broadcast_to(1.5, [2])",
+    "tnp.broadcast_to(tnp.array([1, 2], tnp.int8), (3, 2))", "tnp.broadcast_to([True, False], (2, 1, 2))",
+    "tnp.broadcast_to(tnp.arange(3), (0, 3))",
     # shape, size, rank
     "tf.shape(tf.ones([2, 3]))", "tf.shape(tf.ones([2, 3]), out_type=tf.int64)", "tf.shape(5)", "tf.shape([])",
     "tf.size(tf.ones([2, 3]))", "tf.size([[1, 2]], out_type=tf.int64)", "tf.rank(tf.ones([2, 3]))", "tf.rank(1.0)",

@@ -578,6 +578,18 @@ pub fn fill(dims: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, name: Opt<'_, '_>
     b.contiguous().py().map(|t| PyTensor::new(t.with_weak(false)))
 }
 
+/// `tf.broadcast_to(input, shape)` / `tnp.broadcast_to(array, shape)`: `input`
+/// (converted as `tf.constant` would) broadcast to `shape` by NumPy's rules, as a
+/// zero-copy view (0 strides on the broadcast axes). The result is strong, as in
+/// TF 2.21, where `broadcast_to` is not on the WeakTensor list.
+#[pyfunction]
+#[pyo3(signature = (input, shape, name = None))]
+pub fn broadcast_to(input: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let t = convert::to_tensor(input)?;
+    t.broadcast_to(&shape_of(shape)?).py().map(|b| PyTensor::new(b.with_weak(false)))
+}
+
 /// `tf.eye(num_rows, num_columns=None, dtype=float32)`.
 #[pyfunction]
 #[pyo3(signature = (num_rows, num_columns = None, dtype = None, name = None))]
@@ -962,6 +974,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(zeros, m)?,
         wrap_pyfunction!(ones, m)?,
         wrap_pyfunction!(fill, m)?,
+        wrap_pyfunction!(broadcast_to, m)?,
         wrap_pyfunction!(eye, m)?,
         wrap_pyfunction!(linspace, m)?,
         wrap_pyfunction!(range, m)?,

@@ -49,6 +49,12 @@ def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conve
     _C.set_promotion_mode(dtype_conversion_mode)
 
 
+def broadcast_to(array, shape):
+    """``tnp.broadcast_to(array, shape)``: ``array`` broadcast to ``shape`` by NumPy's
+    rules, as a zero-copy view; strong, as in TF (not on the WeakTensor list)."""
+    return _C.broadcast_to(array, shape)
+
+
 def concatenate(arys, axis=0):
     """``tnp.concatenate``: joins along ``axis`` (``None``: the flattened inputs);
     dtypes promote through the lattice (dtype and weakness, as ``+`` joins them)."""
