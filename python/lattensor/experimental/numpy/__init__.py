@@ -106,17 +106,14 @@ def empty(shape, dtype=float):
 def full(shape, fill_value, dtype=None):
     """``tnp.full(shape, fill_value, dtype=None)``: ``fill_value`` (any array-like that
     broadcasts to ``shape``) in its own dtype or ``dtype``; strong; every bit of the
-    value kept (-0.0, NaN payloads)."""
+    value kept (-0.0, NaN payloads); a zero-copy broadcast view of the value."""
     shape = _shape(shape)
     value = _C.convert_to_tensor(fill_value)
     value = asarray(value, dtype=value.dtype if dtype is None else dtype)
     try:
-        fits = list(_np.broadcast_shapes(tuple(value.shape), tuple(shape))) == shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}")
-    return _C.where(_C.ones(shape, _C.bool), value, value)
+        return _C.broadcast_to(value, shape)
+    except _C.errors.InvalidArgumentError:
+        raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}") from None
 
 
 def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
@@ -319,5 +316,5 @@ def meshgrid(*xi, indexing="xy"):
         view = [1] * len(vs)
         view[axis] = shape[axis]
         v = _C.reshape(v, view)
-        out.append(_C.where(_C.ones(shape, _C.bool), v, v))
+        out.append(_C.broadcast_to(v, shape))
     return out
