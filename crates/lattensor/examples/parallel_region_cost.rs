@@ -1,4 +1,4 @@
-//! What a parallel region costs a caller: the sum of 2¹⁸ f32 (the smallest job
+//! What a parallel region costs a caller: the sum of 2¹⁸ f32 (twice the smallest job
 //! that `kernels::PAR_MIN` lets split) timed back to back and after idle gaps,
 //! as a caller of lattensor's ops sees it. Run it with one thread and with two
 //! and compare:

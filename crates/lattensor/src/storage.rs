@@ -64,11 +64,16 @@ pub const DEFAULT_STORAGE_CACHE_BYTES: u64 = 512 << 20;
 
 /// Sets how many bytes of freed large storages (2 MiB and up) lattensor keeps
 /// for reuse; 0 returns them to the OS at once (and empties the cache).
+/// Mid-size storages (64 KiB up to 2 MiB) are kept too, at most four per size
+/// class (about 44 MiB in all), unless the limit is 0.
 ///
 /// Why a cache: a fresh 40 MB buffer costs ~10,000 page faults (or kernel
 /// zeroing of huge pages) on first touch, which makes an element-wise op on
 /// 10M elements several times slower than the arithmetic. Recycled buffers
-/// are already mapped. Buffers leave the cache oldest first when it is full.
+/// are already mapped. Large buffers leave the cache oldest first when it is
+/// full. A mid-size buffer from the allocator would be zero-filled first
+/// (`calloc`), which costs as much as an element-wise op on it; a recycled one
+/// that an op overwrites in full is not, and it is often still in cache.
 ///
 /// ```
 /// use lattensor::{set_storage_cache_bytes, storage_cache_bytes, Tensor};
@@ -79,19 +84,20 @@ pub const DEFAULT_STORAGE_CACHE_BYTES: u64 = 512 << 20;
 /// set_storage_cache_bytes(lattensor::DEFAULT_STORAGE_CACHE_BYTES);
 /// ```
 pub fn set_storage_cache_bytes(bytes: u64) {
+    CACHE_LIMIT.store(bytes, Ordering::Relaxed);
     #[cfg(target_os = "linux")]
-    large::set_cache_limit(bytes);
-    #[cfg(not(target_os = "linux"))]
-    let _ = bytes;
+    large::trim(bytes);
+    if bytes == 0 {
+        medium::clear();
+    }
 }
 
 /// The current limit set by [`set_storage_cache_bytes`].
 pub fn storage_cache_bytes() -> u64 {
-    #[cfg(target_os = "linux")]
-    return large::cache_limit();
-    #[cfg(not(target_os = "linux"))]
-    0
+    CACHE_LIMIT.load(Ordering::Relaxed)
 }
+
+static CACHE_LIMIT: AtomicU64 = AtomicU64::new(DEFAULT_STORAGE_CACHE_BYTES);
 
 /// Buffers at least this large are mapped on their own (and recycled).
 #[cfg(target_os = "linux")]
@@ -110,7 +116,7 @@ impl Storage {
         {
             return Ok(Storage { buf: Buf::Mapped(m), len });
         }
-        Ok(Storage { buf: Buf::Heap(bytemuck::zeroed_vec::<Line>(len.div_ceil(64))), len })
+        Ok(Storage { buf: Buf::Heap(medium::get(len, true)), len })
     }
 
     /// A buffer of `len` bytes whose contents are unspecified (but initialised:
@@ -127,7 +133,7 @@ impl Storage {
         {
             return Ok(Storage { buf: Buf::Mapped(m), len });
         }
-        Storage::zeroed(len)
+        Ok(Storage { buf: Buf::Heap(medium::get(len, false)), len })
     }
 
     /// A buffer holding a copy of a few bytes (at most [`SMALL_BYTES`]); never fails.
@@ -167,6 +173,101 @@ impl Storage {
     }
 }
 
+impl Drop for Storage {
+    fn drop(&mut self) {
+        if let Buf::Heap(lines) = &mut self.buf {
+            medium::put(std::mem::take(lines));
+        }
+    }
+}
+
+/// Mid-size heap buffers, from 64 KiB up to the large ones: allocated in size
+/// classes (four per octave, so at most a quarter is slack) and recycled,
+/// most recently freed first, at most [`medium::PER_CLASS`] per class.
+mod medium {
+    use super::Line;
+    use std::sync::Mutex;
+
+    /// The smallest recycled buffer; below it the allocator's own bins are fast.
+    const MIN_BYTES: usize = 64 << 10;
+    /// Freed buffers kept per size class.
+    pub(super) const PER_CLASS: usize = 4;
+    /// Classes: MIN_BYTES · 2^octave · (4 + step) / 4 for five octaves, i.e.
+    /// 64 KiB, 80 KiB, 96 KiB, 112 KiB, 128 KiB, … 1.75 MiB.
+    const CLASSES: usize = 20;
+
+    static FREE: [Mutex<Vec<Vec<Line>>>; CLASSES] = [const { Mutex::new(Vec::new()) }; CLASSES];
+
+    fn class_bytes(c: usize) -> usize {
+        (MIN_BYTES << (c / 4)) / 4 * (4 + c % 4)
+    }
+
+    /// The class holding `len` bytes, if `len` is mid-size.
+    fn class_of(len: usize) -> Option<usize> {
+        if len < MIN_BYTES {
+            return None;
+        }
+        (0..CLASSES).find(|&c| class_bytes(c) >= len)
+    }
+
+    /// A buffer of at least `len` bytes (zero-filled when `zero`; else holding
+    /// zeros or bytes of an earlier storage).
+    pub(super) fn get(len: usize, zero: bool) -> Vec<Line> {
+        let Some(c) = class_of(len) else { return bytemuck::zeroed_vec::<Line>(len.div_ceil(64)) };
+        let hit = FREE[c].lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match hit {
+            Some(mut lines) => {
+                if zero {
+                    lines.fill(Line([0; 64]));
+                }
+                lines
+            }
+            None => bytemuck::zeroed_vec::<Line>(class_bytes(c) / 64),
+        }
+    }
+
+    /// Takes back a freed buffer if it is one of a class and there is room.
+    pub(super) fn put(lines: Vec<Line>) {
+        let bytes = lines.len() * 64;
+        let Some(c) = class_of(bytes).filter(|&c| class_bytes(c) == bytes) else { return };
+        if super::storage_cache_bytes() == 0 {
+            return;
+        }
+        let mut free = FREE[c].lock().unwrap_or_else(|e| e.into_inner());
+        if free.len() < PER_CLASS {
+            free.push(lines);
+        }
+    }
+
+    pub(super) fn clear() {
+        for class in &FREE {
+            let dropped = std::mem::take(&mut *class.lock().unwrap_or_else(|e| e.into_inner()));
+            drop(dropped);
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn classes_grow_by_quarters_and_cover_the_mid_range() {
+            assert_eq!(class_bytes(0), 64 << 10);
+            assert_eq!(class_bytes(1), 80 << 10);
+            assert_eq!(class_bytes(4), 128 << 10);
+            assert_eq!(class_bytes(CLASSES - 1), (1 << 20) + (3 << 18));
+            assert!(class_bytes(CLASSES - 1) < super::super::LARGE_BYTES);
+            for c in 1..CLASSES {
+                assert!(class_bytes(c) > class_bytes(c - 1));
+                assert!(class_bytes(c) <= class_bytes(c - 1) * 5 / 4);
+            }
+            assert_eq!(class_of(MIN_BYTES - 1), None);
+            assert_eq!(class_of(MIN_BYTES + 1), Some(1));
+            assert_eq!(class_of(2 << 20), None);
+        }
+    }
+}
+
 /// Large buffers: anonymous mappings rounded up to whole 2 MiB huge pages,
 /// advised `MADV_HUGEPAGE` (the host's THP mode is `madvise`), and a FIFO
 /// cache of freed ones.
@@ -175,7 +276,6 @@ mod large {
     use std::collections::VecDeque;
     use std::ptr::NonNull;
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicU64, Ordering};
 
     const HUGE: usize = 2 << 20;
 
@@ -198,10 +298,9 @@ mod large {
     }
 
     static CACHE: Mutex<Cache> = Mutex::new(Cache { free: VecDeque::new(), bytes: 0 });
-    static LIMIT: AtomicU64 = AtomicU64::new(super::DEFAULT_STORAGE_CACHE_BYTES);
 
-    pub(super) fn set_cache_limit(bytes: u64) {
-        LIMIT.store(bytes, Ordering::Relaxed);
+    /// Unmaps cached buffers until at most `bytes` remain.
+    pub(super) fn trim(bytes: u64) {
         let evicted = {
             let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
             let mut out = Vec::new();
@@ -213,10 +312,6 @@ mod large {
             out
         };
         evicted.into_iter().for_each(Mapping::unmap);
-    }
-
-    pub(super) fn cache_limit() -> u64 {
-        LIMIT.load(Ordering::Relaxed)
     }
 
     impl Mapping {
@@ -304,7 +399,7 @@ mod large {
 
     impl Drop for Mapping {
         fn drop(&mut self) {
-            let limit = LIMIT.load(Ordering::Relaxed) as usize;
+            let limit = usize::try_from(super::storage_cache_bytes()).unwrap_or(usize::MAX);
             let me = Mapping { ptr: self.ptr, cap: self.cap };
             let evicted = {
                 let mut c = CACHE.lock().unwrap_or_else(|e| e.into_inner());
@@ -394,6 +489,26 @@ mod tests {
         let again = Storage::for_overwrite(n).unwrap();
         assert_eq!(again.as_bytes().len(), n);
         drop((b, again, p));
+    }
+
+    #[test]
+    fn mid_size_buffers_are_recycled_and_zeroed_on_request() {
+        // 1.2 MiB: a class (1.25 MiB) no other test uses, so the buffer freed
+        // here is the one handed out next (the most recently freed comes first)
+        let n = (1 << 20) + (1 << 18) - 4096;
+        let mut a = Storage::for_overwrite(n).unwrap();
+        assert_eq!(a.as_bytes().len(), n);
+        assert_eq!(a.as_bytes().as_ptr() as usize % 64, 0);
+        a.as_bytes_mut().fill(7);
+        let p = a.as_bytes().as_ptr() as usize;
+        drop(a);
+        let b = Storage::for_overwrite(n - 1000).unwrap();
+        assert_eq!(b.as_bytes().as_ptr() as usize, p, "the freed buffer is reused");
+        assert!(b.as_bytes().iter().all(|&x| x == 7), "for_overwrite does not zero a recycled buffer");
+        drop(b);
+        let c = Storage::zeroed(n).unwrap();
+        assert_eq!(c.as_bytes().as_ptr() as usize, p);
+        assert!(c.as_bytes().iter().all(|&x| x == 0), "zeroed zero-fills a recycled buffer");
     }
 
     #[test]

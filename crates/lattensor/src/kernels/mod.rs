@@ -24,12 +24,13 @@ use walk::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
 const BLOCK: usize = 256;
-/// Outputs at least this long are computed in parallel: 2¹⁸ f32 elements take
-/// ~20 µs on one thread, and sharing them with a helper (see [`pool`]) pays
-/// from about there on the Zen 4 host: a sum of 2¹⁸ f32 took 12 µs on two
-/// threads against 21 µs on one back to back, 34 against 68 µs after 1 ms idle
-/// (`examples/parallel_region_cost.rs`).
-pub(crate) const PAR_MIN: usize = 1 << 18;
+/// Outputs at least this long are computed in parallel (in tasks of
+/// [`PAR_CHUNK`], shared with the pool's helpers, see [`pool`]). Measured on
+/// the Zen 4 host with `examples/par_threshold_sweep.rs` (f32, back to back,
+/// one thread against two): at 2¹⁷ elements two threads win for `exp`
+/// (33–37 µs against 68), the sum (7–8 against 11) and `x + y` (18–22 against
+/// 21–22); at 2¹⁶ only `exp` gains, and the memory-bound ops break even.
+pub(crate) const PAR_MIN: usize = 1 << 17;
 /// Work unit of the parallel split.
 pub(crate) const PAR_CHUNK: usize = 1 << 15;
 
