@@ -60,8 +60,8 @@ _bind(
     not_equal less less_equal greater greater_equal negative sign sqrt square exp round matmul
     reduce_sum reduce_mean reduce_max reduce_min reduce_prod reduce_any reduce_all
     max_tensor_bytes set_max_tensor_bytes
-    acos acosh asin asinh atan atanh cos cosh sin sinh tan tanh floor sigmoid
-    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack argmax argmin
+    acos acosh asin asinh atan atan2 atanh cos cosh sin sinh tan tanh floor sigmoid
+    logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack argmax argmin gather
     """.split(),
 )
 

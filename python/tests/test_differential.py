@@ -134,3 +134,29 @@ def test_against_jax_where_installed():
         np.testing.assert_allclose(getattr(lt.math, name)(x).numpy(), np.asarray(jf(x)), rtol=1e-5, atol=1e-6)
     # weak-type promotion agrees with JAX's lattice: int8 tensor + Python int stays int8
     assert (lt.constant(np.int8(3)) + 1).dtype == jnp.result_type(jnp.int8(3), 1)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + ["int32", "uint8"])
+@pytest.mark.parametrize("name", ["arctan2", "hypot", "heaviside"])
+def test_float_binary_functions_match_numpy(name, dtype):
+    tnp = lt.experimental.numpy
+    if dtype in FLOATS:
+        x = RNG.uniform(-3, 3, size=(4, 1, 3)).astype(dtype)
+        y = RNG.uniform(-2, 2, size=(5, 1)).astype(dtype)
+        x[0, 0, :] = [0.0, -0.0, np.inf]
+        y[:2, 0] = [-0.0, np.nan]
+    else:
+        x = RNG.integers(0, 20, size=(4, 1, 3)).astype(dtype)
+        y = RNG.integers(0, 5, size=(5, 1)).astype(dtype)
+    got = getattr(tnp, name)(lt.constant(x), lt.constant(y))
+    # tnp computes integers in float32 (NumPy: float64); floats keep their dtype
+    ref = np.float32 if dtype not in FLOATS else x.dtype
+    want = getattr(np, name)(x.astype(ref), y.astype(ref))
+    assert got.shape == want.shape and got.dtype == want.dtype
+    if ref == np.float32:
+        # float32 results are NumPy's float64 values rounded once (NumPy's own float32
+        # arctan2 is up to 2 ulp off on these inputs)
+        exact = getattr(np, name)(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
+        assert np.array_equal(got.numpy(), exact, equal_nan=True)
+    np.testing.assert_array_max_ulp(got.numpy(), want, maxulp=2)
+    assert np.array_equal(np.signbit(got.numpy()), np.signbit(want))

@@ -578,6 +578,40 @@ pub fn fill(dims: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, name: Opt<'_, '_>
     b.contiguous().py().map(|t| PyTensor::new(t.with_weak(false)))
 }
 
+/// `tf.gather(params, indices, validate_indices=None, axis=None, batch_dims=0)`:
+/// slices of `params` along `axis` (default `batch_dims`) picked by `indices`;
+/// strong, with `params`' dtype. Indices out of range are an InvalidArgumentError.
+#[pyfunction]
+#[pyo3(signature = (params, indices, validate_indices = None, axis = None, batch_dims = 0, name = None))]
+pub fn gather(
+    py: Python<'_>,
+    params: &Bound<'_, PyAny>,
+    indices: &Bound<'_, PyAny>,
+    validate_indices: Opt<'_, '_>,
+    axis: Opt<'_, '_>,
+    batch_dims: isize,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = (validate_indices, name);
+    let (p, i) = (arg(params)?, arg(indices)?);
+    let (p, i) = (tensor_arg(&p)?, tensor_arg(&i)?);
+    let axis = match axis.filter(|a| !a.is_none()) {
+        None => batch_dims,
+        Some(a) => a.extract::<isize>().map_err(|_| PyTypeError::new_err("gather: axis must be None or an int"))?,
+    };
+    run(py, i.numel(), || lattensor::gather(&p, &i, axis, batch_dims)).map(PyTensor::new)
+}
+
+/// `tf.math.atan2(y, x)`: the angle of the point `(x, y)`; the operands promote
+/// through the lattice (TF 2.21 refuses mixed dtypes), real floats only.
+#[pyfunction]
+#[pyo3(signature = (y, x, name = None))]
+pub fn atan2(py: Python<'_>, y: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let _ = name;
+    let (a, b) = (arg(y)?, arg(x)?);
+    run(py, a.numel().max(b.numel()), || lattensor::ops::atan2(a.operand(), b.operand())).map(PyTensor::new)
+}
+
 /// `tf.broadcast_to(input, shape)` / `tnp.broadcast_to(array, shape)`: `input`
 /// (converted as `tf.constant` would) broadcast to `shape` by NumPy's rules, as a
 /// zero-copy view (0 strides on the broadcast axes). The result is strong, as in
@@ -975,6 +1009,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(ones, m)?,
         wrap_pyfunction!(fill, m)?,
         wrap_pyfunction!(broadcast_to, m)?,
+        wrap_pyfunction!(atan2, m)?,
+        wrap_pyfunction!(gather, m)?,
         wrap_pyfunction!(eye, m)?,
         wrap_pyfunction!(linspace, m)?,
         wrap_pyfunction!(range, m)?,

@@ -56,6 +56,25 @@ macro_rules! unary {
     };
 }
 
+macro_rules! binary {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`tnp.", stringify!($name), "(x1, x2)`.")]
+            #[pyfunction]
+            pub fn $name(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+                let ((a, n), (b, m)) = (value(x1)?, value(x2)?);
+                run(py, n.max(m), || tnp::$name(a, b)).map(PyTensor::new)
+            }
+        )*
+        fn register_binary(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($name, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+binary!(arctan2, hypot, heaviside);
+
 unary!(
     abs,
     absolute,
@@ -415,10 +434,34 @@ fn sort(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Option<isize>) -> PyResult<P
     run(py, n, || tnp::sort(v, axis)).map(PyTensor::new)
 }
 
+/// `tnp.take(a, indices, axis=None, out=None, mode='clip')`: TF's default mode
+/// clamps out-of-range indices; `mode='raise'` is NumPy's rule.
+#[pyfunction]
+#[pyo3(signature = (a, indices, axis = None, out = None, mode = "clip"))]
+fn take(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    indices: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    out: Opt<'_, '_>,
+    mode: &str,
+) -> PyResult<PyTensor> {
+    if out.is_some_and(|o| !o.is_none()) {
+        return Err(PyValueError::new_err(
+            "take: the out argument is not supported (tensors are immutable); use the result",
+        ));
+    }
+    let ((v, n), (i, _)) = (value(a)?, value(indices)?);
+    let ax = opt_axis(axis)?;
+    let mode: lattensor::TakeMode = mode.parse().py()?;
+    run(py, n, || tnp::take(v, i, ax, mode)).map(PyTensor::new)
+}
+
 /// Registers the `numpy` submodule of `_lattensor`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "numpy")?;
     register_unary(&m)?;
+    register_binary(&m)?;
     for f in [
         wrap_pyfunction!(angle, &m)?,
         wrap_pyfunction!(around, &m)?,
@@ -462,6 +505,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(diff, &m)?,
         wrap_pyfunction!(repeat, &m)?,
         wrap_pyfunction!(sort, &m)?,
+        wrap_pyfunction!(take, &m)?,
     ] {
         m.add_function(f)?;
     }

@@ -50,6 +50,7 @@ mod dtype;
 pub mod einsum;
 mod element;
 mod error;
+mod gather;
 pub mod image;
 mod kernels;
 mod layout;
@@ -74,6 +75,7 @@ pub use creation::{
 pub use dtype::{DType, FInfo, IInfo, Kind};
 pub use element::Element;
 pub use error::{Category, Error, Result};
+pub use gather::{TakeMode, gather};
 pub use layout::{Layout, SliceArg, broadcast_shapes};
 pub use ops::{clip_by_value, realdiv, truncatediv, truncatemod};
 pub use promote::{LatticeType, PromotionMode};

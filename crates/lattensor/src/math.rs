@@ -20,7 +20,7 @@
 
 pub use crate::ops::special::{bessel_i0, bessel_i0e, bessel_i1, bessel_i1e};
 pub use crate::ops::{
-    Axes, abs, acos, acosh, add, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, digamma, divide,
+    Axes, abs, acos, acosh, add, angle, asin, asinh, atan, atan2, atanh, ceil, conj, cos, cosh, digamma, divide,
     divide_no_nan, equal, erf, erfc, erfcinv, erfinv, exp, expm1, floor, floordiv, floormod, greater, greater_equal,
     imag, is_finite, is_inf, is_nan, less, less_equal, lgamma, log, log_sigmoid, log1p, logical_and, logical_not,
     logical_or, logical_xor, maximum, minimum, multiply, multiply_no_nan, ndtri, negative, not_equal, pow, real,

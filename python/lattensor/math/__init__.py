@@ -11,7 +11,7 @@ from lattensor.math import special
 _bind(
     globals(),
     """
-    abs acos acosh add angle asin asinh atan atanh ceil conj cos cosh digamma divide
+    abs acos acosh add angle asin asinh atan atan2 atanh ceil conj cos cosh digamma divide
     divide_no_nan erf erfc erfcinv erfinv exp expm1 floor floordiv floormod imag lgamma log
     log1p log_sigmoid multiply multiply_no_nan ndtri negative pow real reciprocal
     reciprocal_no_nan reduce_euclidean_norm reduce_logsumexp reduce_max reduce_mean reduce_min

@@ -78,6 +78,69 @@ float_fn!(/// Largest integer not above `x`, as a float (`tnp.floor`).
 float_fn!(/// Smallest integer not below `x`, as a float (`tnp.ceil`).
     ceil => ops::ceil, "assert_eq!(numpy::ceil(-1.5).unwrap().item::<f32>().unwrap(), -1.0);");
 
+/// `f` on the operands' lattice join; a bool or integer join is computed in
+/// float32 (tnp's default float), each operand keeping its weakness, so the
+/// result is weak only if both operands are: tnp's rule for float functions.
+fn float_binary(
+    op: &str,
+    x1: impl Into<Value>,
+    x2: impl Into<Value>,
+    f: fn(&Tensor, &Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let (a, b) = (to_tensor(x1)?, to_tensor(x2)?);
+    let join = crate::promote::promote_for(op, a.lattice_type(), b.lattice_type(), crate::promote::current_mode())?;
+    if join.dtype.is_inexact() { f(&a, &b) } else { f(&to_inexact(&a)?, &to_inexact(&b)?) }
+}
+
+/// `atan2(x1, x2)`, the angle of the point `(x2, x1)` (`tnp.arctan2`): see
+/// [`ops::atan2`]. The operands promote through the lattice; a bool or integer
+/// join is computed in float32, keeping weakness (`arctan2(1, 2)` is `f32*`;
+/// TF 2.21 has no integer kernel and fails).
+///
+/// ```
+/// use lattensor::{numpy, DType};
+/// let a = numpy::arctan2(1, 1).unwrap();
+/// assert_eq!((a.dtype(), a.is_weak(), a.item::<f32>().unwrap()), (DType::F32, true, std::f32::consts::FRAC_PI_4));
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for complex operands; [`Error::Promotion`] if the
+/// mode refuses the pair; [`Error::ShapeMismatch`] for shapes that do not broadcast.
+pub fn arctan2(x1: impl Into<Value>, x2: impl Into<Value>) -> Result<Tensor> {
+    float_binary("arctan2", x1, x2, |a, b| ops::atan2(a, b))
+}
+
+/// `√(x1² + x2²)` without intermediate overflow (`tnp.hypot`): see
+/// [`ops::hypot`]. Promotion as [`arctan2`] (`hypot(3, 4)` is `f32*` 5.0).
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let h = numpy::hypot(&Tensor::from_vec(vec![3u8, 5], &[2]).unwrap(), 4).unwrap();
+/// assert_eq!((h.dtype(), h.is_weak(), h.to_vec::<f32>().unwrap()), (DType::F32, false, vec![5.0, 6.4031243]));
+/// ```
+///
+/// # Errors
+/// As [`arctan2`].
+pub fn hypot(x1: impl Into<Value>, x2: impl Into<Value>) -> Result<Tensor> {
+    float_binary("hypot", x1, x2, |a, b| ops::hypot(a, b))
+}
+
+/// The Heaviside step function (`tnp.heaviside`): 0 where `x1 < 0`, 1 where
+/// `x1 > 0`, `x2` where `x1` is zero, NaN where `x1` is NaN (as NumPy; TF 2.21
+/// gives `x2` there). Promotion as [`arctan2`].
+///
+/// ```
+/// use lattensor::{numpy, DType};
+/// let s = numpy::heaviside([-2.0, 0.0, 3.0], 0.5).unwrap();
+/// assert_eq!((s.dtype(), s.to_vec::<f32>().unwrap()), (DType::F32, vec![0.0, 0.5, 1.0]));
+/// ```
+///
+/// # Errors
+/// As [`arctan2`].
+pub fn heaviside(x1: impl Into<Value>, x2: impl Into<Value>) -> Result<Tensor> {
+    float_binary("heaviside", x1, x2, |a, b| ops::heaviside(a, b))
+}
+
 /// Absolute value (`tnp.abs`): keeps the dtype (complex gives its real dtype) and weakness.
 /// Integers wrap (`abs(i8::MIN) = i8::MIN`).
 ///

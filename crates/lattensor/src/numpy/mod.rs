@@ -54,16 +54,16 @@ pub use creation::{
     arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full_like, ones_like, zeros_like,
 };
 pub use math::{
-    abs, absolute, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctanh, around, bitwise_not, cbrt, ceil, conj,
-    conjugate, cos, cosh, deg2rad, exp, exp2, expm1, fabs, fix, floor, imag, log, log1p, log2, log10, negative,
-    positive, rad2deg, real, reciprocal, round, signbit, sin, sinc, sinh, sqrt, square, tan, tanh,
+    abs, absolute, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, around, bitwise_not, cbrt, ceil,
+    conj, conjugate, cos, cosh, deg2rad, exp, exp2, expm1, fabs, fix, floor, heaviside, hypot, imag, log, log1p, log2,
+    log10, negative, positive, rad2deg, real, reciprocal, round, signbit, sin, sinc, sinh, sqrt, square, tan, tanh,
 };
 pub use reduce::{
     amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, prod, std, sum, trace, var,
 };
 pub use shape::{
     diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,
-    rot90, sort, squeeze, swapaxes, transpose, triu, vander,
+    rot90, sort, squeeze, swapaxes, take, transpose, triu, vander,
 };
 
 pub use crate::creation::Value;

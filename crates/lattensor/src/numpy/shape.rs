@@ -511,6 +511,47 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
     Ok(out.transpose(&inv)?.with_weak(a.is_weak()))
 }
 
+/// Elements of `a` picked by `indices` along `axis` (`tnp.take`); with
+/// `axis = None`, from the flattened `a`. The result has shape
+/// `a.shape[..axis] + indices.shape + a.shape[axis + 1..]`, `a`'s dtype, and
+/// is strong (as TF 2.21's).
+///
+/// Out-of-range indices follow `mode`. TF's default is [`TakeMode::Clip`],
+/// which clamps them, so `take(a, -1)` is the *first* element (as TF 2.21,
+/// not NumPy, whose default `raise` gives the last); [`TakeMode::Raise`] is
+/// NumPy's rule, which TF does not support.
+///
+/// ```
+/// use lattensor::{numpy, Tensor, TakeMode};
+/// let a = Tensor::from_vec(vec![10, 20, 30, 40], &[2, 2]).unwrap();
+/// assert_eq!(numpy::take(&a, [3, 0], None, TakeMode::Clip).unwrap().to_vec::<i32>().unwrap(), vec![40, 10]);
+/// assert_eq!(numpy::take(&a, 1, Some(1), TakeMode::Clip).unwrap().to_vec::<i32>().unwrap(), vec![20, 40]);
+/// assert_eq!(numpy::take(&a, -1, None, TakeMode::Clip).unwrap().item::<i32>().unwrap(), 10);
+/// assert_eq!(numpy::take(&a, -1, None, TakeMode::Raise).unwrap().item::<i32>().unwrap(), 40);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for an axis out of range, non-integer indices,
+/// an index out of range in [`TakeMode::Raise`], or any index into an empty axis.
+pub fn take(
+    a: impl Into<Value>,
+    indices: impl Into<Value>,
+    axis: Option<isize>,
+    mode: crate::TakeMode,
+) -> Result<Tensor> {
+    let (a, it) = (to_tensor(a)?, to_tensor(indices)?);
+    let mut idx = crate::gather::integer_indices("take", &it)?;
+    let (a, ax) = match axis {
+        None => (a.reshape(&[-1])?, 0),
+        Some(x) => {
+            let ax = normalize_axis(x, a.rank(), "take")?;
+            (a, ax)
+        }
+    };
+    crate::gather::take_indices(&mut idx, a.shape()[ax], mode)?;
+    crate::gather::gather_indices("take", &a, &idx, it.shape(), ax as isize, 0)
+}
+
 /// Sorts along `axis` (`tnp.sort`; `None` sorts the flattened input), ascending, NaNs last.
 /// Bool, uint32 and uint64 are accepted (TF 2.21 refuses them).
 ///

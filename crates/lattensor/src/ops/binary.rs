@@ -269,6 +269,79 @@ binary_fn!(
     float: |a, b| if b == T::zero() { T::zero() } else { a * b },
     complex: |a, b| if b.re == T::zero() && b.im == T::zero() { Complex::new(T::zero(), T::zero()) } else { a * b });
 
+/// Real floating dtypes: the only ones `atan2` and `hypot` take.
+fn real_float(d: DType) -> bool {
+    d.is_float()
+}
+
+/// `f` evaluated in f64 and rounded once to `T`: correctly rounded for f32
+/// (and f16/bf16, which compute through f32) wherever `f` is in f64.
+#[inline(always)]
+fn via_f64<T: Float>(a: T, b: T, f: fn(f64, f64) -> f64) -> T {
+    let wide = |x: T| x.to_f64().unwrap_or(f64::NAN);
+    num_traits::cast(f(wide(a), wide(b))).unwrap_or_else(T::nan)
+}
+
+binary_fn!(
+    /// `atan2(y, x)`: the angle of the point `(x, y)` in `[-π, π]`, with IEEE
+    /// signs of zero (`atan2(±0, -0) = ±π`). The operands promote through the
+    /// lattice and the result keeps the join's weakness. f32 (and f16/bf16)
+    /// are evaluated in f64 and rounded once.
+    ///
+    /// As TF's `tf.math.atan2`, only real floats are accepted: an integer join
+    /// is an error (`numpy::arctan2` computes it in float32 instead).
+    ///
+    /// ```
+    /// use lattensor::{ops, DType, Tensor};
+    /// let y = Tensor::from_vec(vec![1.0f32, -0.0], &[2]).unwrap();
+    /// let a = ops::atan2(&y, -1.0).unwrap();
+    /// assert_eq!(a.dtype(), DType::F32);
+    /// assert_eq!(a.to_vec::<f32>().unwrap(), vec![3.0 * std::f32::consts::FRAC_PI_4, -std::f32::consts::PI]);
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] unless the join is f16, bf16, f32 or f64;
+    /// [`Error::Promotion`] if the mode refuses the pair.
+    atan2, "atan2", supported: "bfloat16, float16, float32, float64", accepts: real_float, weak: |w| w,
+    int: |a, b, f| a, float: |a, b| via_f64(a, b, f64::atan2), complex: |a, b| a);
+binary_fn!(
+    /// `√(a² + b²)` without overflow or underflow in between (NumPy's `hypot`):
+    /// `hypot(3e30f32, 4e30) = 5e30`. Operands promote through the lattice;
+    /// the result keeps the join's weakness. f32 (and f16/bf16) are evaluated
+    /// in f64 and rounded once. An infinite operand gives +inf even if the
+    /// other is NaN, as C's `hypot`.
+    ///
+    /// ```
+    /// use lattensor::{ops, Tensor};
+    /// let h = ops::hypot(&Tensor::from_vec(vec![3e30f32, 5.0], &[2]).unwrap(), &Tensor::from_vec(vec![4e30f32, 12.0], &[2]).unwrap()).unwrap();
+    /// assert_eq!(h.to_vec::<f32>().unwrap(), vec![5e30, 13.0]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`atan2`] (integers: see `numpy::hypot`).
+    hypot, "hypot", supported: "bfloat16, float16, float32, float64", accepts: real_float, weak: |w| w,
+    int: |a, b, f| a, float: |a, b| via_f64(a, b, f64::hypot), complex: |a, b| a);
+binary_fn!(
+    /// The Heaviside step function (NumPy's `heaviside(x1, x2)`): 0 where
+    /// `x < 0`, 1 where `x > 0`, `h` where `x` is ±0, NaN where `x` is NaN.
+    /// Operands promote through the lattice; the result keeps the join's
+    /// weakness.
+    ///
+    /// ```
+    /// use lattensor::{ops, Tensor};
+    /// let x = Tensor::from_vec(vec![-1.5f64, -0.0, 0.0, 2.0, f64::NAN], &[5]).unwrap();
+    /// let s = ops::heaviside(&x, 0.5).unwrap().to_vec::<f64>().unwrap();
+    /// assert_eq!(&s[..4], &[0.0, 0.5, 0.5, 1.0]);
+    /// assert!(s[4].is_nan());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`atan2`] (integers: see `numpy::heaviside`).
+    heaviside, "heaviside", supported: "bfloat16, float16, float32, float64", accepts: real_float, weak: |w| w,
+    int: |a, b, f| a,
+    float: |x, h| if x.is_nan() { x } else if x < T::zero() { T::zero() } else if x > T::zero() { T::one() } else { h },
+    complex: |a, b| a);
+
 /// `a / b`, but 0 where `b == 0`. Promotes, then applies TF's true-division
 /// rule (integer results divide in float32/float64), keeping weakness.
 ///
@@ -646,5 +719,35 @@ mod tests {
         let t = v(&[true, false]);
         assert_eq!(logical_xor(&t, true).unwrap().to_vec::<bool>().unwrap(), vec![false, true]);
         assert!(logical_and(&t, 1).is_err());
+    }
+
+    #[test]
+    fn atan2_hypot_heaviside_round_once_and_keep_ieee_edges() {
+        // f32 results are the f64 values rounded once
+        let ys: Vec<f32> = (0..200).map(|i| (i as f32 - 100.0) * 0.37 + 1e-3).collect();
+        let xs: Vec<f32> = (0..200).map(|i| (i as f32 * 1.7).sin() * 1e3).collect();
+        let a = atan2(&v(&ys), &v(&xs)).unwrap().to_vec::<f32>().unwrap();
+        let h = hypot(&v(&ys), &v(&xs)).unwrap().to_vec::<f32>().unwrap();
+        for i in 0..200 {
+            assert_eq!(a[i], (ys[i] as f64).atan2(xs[i] as f64) as f32);
+            assert_eq!(h[i], (ys[i] as f64).hypot(xs[i] as f64) as f32);
+        }
+        // signed zeros and infinities
+        let z = atan2(&v(&[0.0f64, -0.0, 0.0, -0.0]), &v(&[-0.0f64, -0.0, 0.0, 0.0])).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(z[..2], [std::f64::consts::PI, -std::f64::consts::PI]);
+        assert!(z[2] == 0.0 && z[2].is_sign_positive() && z[3] == 0.0 && z[3].is_sign_negative());
+        let inf = hypot(&v(&[f32::INFINITY, f32::NAN]), &v(&[f32::NAN, f32::NEG_INFINITY])).unwrap();
+        assert_eq!(inf.to_vec::<f32>().unwrap(), vec![f32::INFINITY; 2]);
+        assert_eq!(hypot(&v(&[f32::MIN_POSITIVE / 4.0]), 0.0).unwrap().item::<f32>().unwrap(), f32::MIN_POSITIVE / 4.0);
+        // half precision computes through f32; the join's weakness is kept
+        let b = hypot(&v(&[bf16::from_f32(3.0)]), 4).unwrap();
+        assert_eq!((b.dtype(), b.is_weak(), b.item::<f32>().unwrap()), (DType::BF16, false, 5.0));
+        let s = heaviside(&v(&[f16::from_f32(-2.0), f16::from_f32(0.0), f16::from_f32(7.0)]), 0.25).unwrap();
+        assert_eq!((s.dtype(), s.to_vec::<f32>().unwrap()), (DType::F16, vec![0.0, 0.25, 1.0]));
+        assert!(heaviside(1.0, 0.5).unwrap().is_weak());
+        // integers and complex numbers are refused here (numpy:: computes integers in float32)
+        assert!(matches!(atan2(&v(&[1i32]), 2).unwrap_err(), Error::UnsupportedDType { .. }));
+        assert!(hypot(&v(&[num_complex::Complex32::new(1.0, 0.0)]), 1.0).is_err());
+        assert!(heaviside(&v(&[1i8]), 1).is_err());
     }
 }

@@ -32,9 +32,9 @@ pub(crate) mod unary;
 pub use arg::{argmax, argmin};
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
 pub use binary::{
-    clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, less, less_equal, logical_and,
-    logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv, scalar_mul, truncatediv,
-    truncatemod,
+    atan2, clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, heaviside, hypot, less,
+    less_equal, logical_and, logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv,
+    scalar_mul, truncatediv, truncatemod,
 };
 pub use bitwise::{bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift};
 pub use reduce::{
