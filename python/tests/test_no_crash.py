@@ -266,3 +266,47 @@ def test_broadcast_to_agrees_with_numpy(x, shape):
     got = lt.broadcast_to(x, shape)
     assert got.dtype == x.dtype and not got.weak
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def _gather_reference(p, idx, axis, batch_dims):
+    """tf.gather by its definition, with NumPy: batch by batch, np.take inside."""
+    if batch_dims == 0:
+        return np.take(p, idx, axis=axis)
+    return np.stack([_gather_reference(p[b], idx[b], axis - 1, batch_dims - 1) for b in range(p.shape[0])])
+
+
+@SETTINGS
+@given(tensors(), st.lists(st.integers(0, 3), min_size=0, max_size=3), st.integers(-40, 40),
+       st.integers(-4, 4), st.integers(-3, 3), st.sampled_from(["clip", "wrap", "raise"]))
+def test_gather_and_take_agree_with_numpy(x, idx_shape, seed, axis, batch_dims, mode):
+    import lattensor.experimental.numpy as tnp
+
+    a = x.numpy()
+    # indices drawn mostly in range, some out of it
+    n = a.shape[axis] if a.ndim and -a.ndim <= axis < a.ndim else 3
+    idx = ((np.arange(int(np.prod(idx_shape)), dtype=np.int64) * 7 + seed) % (n + 2) - 1).reshape(idx_shape)
+    bd = batch_dims + len(idx_shape) if batch_dims < 0 else batch_dims
+    ax = axis + a.ndim if axis < 0 else axis
+    valid = (a.ndim > 0 and 0 <= ax < a.ndim and 0 <= bd <= min(ax, len(idx_shape))
+             and a.shape[:bd] == tuple(idx_shape[:bd]) and bool(np.all((idx >= 0) & (idx < n))))
+    if valid:
+        got = lt.gather(x, lt.constant(idx), axis=axis, batch_dims=batch_dims)
+        want = _gather_reference(a, idx, ax, bd)
+        assert got.dtype == x.dtype and not got.weak and tuple(got.shape) == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    else:
+        assert call(lt.gather, x, lt.constant(idx), None, axis, batch_dims) is None
+    # take: NumPy's modes agree with ours where NumPy answers
+    flat = a.ndim == 0 or not -a.ndim <= axis < a.ndim
+    taken = a.size if a.ndim == 0 else (a.shape[axis] if not flat else 0)
+    if taken == 0 and idx.size:
+        # nothing to take from (NumPy's wrap mode loops forever here): an error
+        assert call(tnp.take, x, lt.constant(idx), None if a.ndim == 0 else axis, None, mode) is None
+        return
+    try:
+        want = np.take(a, idx, axis=axis if a.ndim else None, mode=mode)
+    except (IndexError, ValueError, np.exceptions.AxisError):
+        call(tnp.take, x, lt.constant(idx), axis, None, mode)
+        return
+    got = tnp.take(x, lt.constant(idx), axis=axis if a.ndim else None, mode=mode)
+    np.testing.assert_array_equal(np.asarray(got), want)
