@@ -454,14 +454,6 @@ pub(crate) fn pad_with(
     if out.numel() == 0 {
         return Ok(out);
     }
-    // for each axis, the input index each output index reads (None: the constant)
-    let maps: Vec<Vec<Option<usize>>> = x
-        .shape()
-        .iter()
-        .zip(pads)
-        .zip(&shape)
-        .map(|((&n, &(b, _)), &len)| (0..len).map(|o| source_index(mode, n, o as i128 - b as i128)).collect())
-        .collect();
     with_dtype!(dtype, T, {
         let fill: T = match &fill {
             Some(f) => f.item::<T>()?,
@@ -479,7 +471,7 @@ pub(crate) fn pad_with(
                     &owned
                 }
             };
-            pad_rows(src, x.shape(), pads, &maps, fill, dst);
+            pad_rows(src, x.shape(), &shape, pads, mode, fill, dst);
         }
     });
     Ok(out)
@@ -508,28 +500,30 @@ fn source_index(mode: PadMode, n: usize, i: i128) -> Option<usize> {
     }
 }
 
-/// Fills `dst` (row-major, shape given by the maps' lengths) row by row: a row
-/// whose leading indices all map into the input copies its interior and maps
-/// its borders; any other row is the constant.
+/// Fills `dst` (row-major, of shape `out_shape`) row by row: a row whose
+/// leading indices all map into the input copies its interior and maps its
+/// borders; any other row is the constant. Index maps are computed on the fly
+/// (no per-axis tables: a long axis of a small dtype would make them larger
+/// than the result).
 fn pad_rows<T: Element>(
     src: &[T],
     in_shape: &[usize],
+    out_shape: &[usize],
     pads: &[(usize, usize)],
-    maps: &[Vec<Option<usize>>],
+    mode: PadMode,
     fill: T,
     dst: &mut [T],
 ) {
     let r = in_shape.len();
+    let map = |k: usize, o: usize| source_index(mode, in_shape[k], o as i128 - pads[k].0 as i128);
     let mut in_strides = vec![1usize; r];
-    for k in (0..r.saturating_sub(1)).rev() {
+    for k in (0..r - 1).rev() {
         in_strides[k] = in_strides[k + 1] * in_shape[k + 1];
     }
     let (n_last, b_last) = (in_shape[r - 1], pads[r - 1].0);
-    let last_map = &maps[r - 1];
     let mut idx = vec![0usize; r - 1];
-    for row in dst.chunks_exact_mut(last_map.len()) {
-        let base =
-            idx.iter().zip(maps).zip(&in_strides).try_fold(0usize, |acc, ((&o, m), &st)| m[o].map(|i| acc + i * st));
+    for row in dst.chunks_exact_mut(out_shape[r - 1]) {
+        let base = idx.iter().enumerate().try_fold(0usize, |acc, (k, &o)| map(k, o).map(|i| acc + i * in_strides[k]));
         match base {
             None => row.fill(fill),
             Some(base) => {
@@ -537,16 +531,18 @@ fn pad_rows<T: Element>(
                 let (left, rest) = row.split_at_mut(b_last);
                 let (mid, right) = rest.split_at_mut(n_last);
                 mid.copy_from_slice(s);
-                let borders =
-                    left.iter_mut().chain(right).zip(last_map[..b_last].iter().chain(&last_map[b_last + n_last..]));
-                for (o, m) in borders {
-                    *o = m.map_or(fill, |i| s[i]);
+                for (j, o) in left
+                    .iter_mut()
+                    .enumerate()
+                    .chain(right.iter_mut().enumerate().map(|(j, o)| (j + b_last + n_last, o)))
+                {
+                    *o = map(r - 1, j).map_or(fill, |i| s[i]);
                 }
             }
         }
         for k in (0..r - 1).rev() {
             idx[k] += 1;
-            if idx[k] < maps[k].len() {
+            if idx[k] < out_shape[k] {
                 break;
             }
             idx[k] = 0;

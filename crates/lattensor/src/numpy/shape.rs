@@ -682,6 +682,7 @@ mod tests {
         assert_eq!(pad(&m, [1, 0], PadMode::Constant, 0).unwrap().shape(), &[4, 5]);
         assert_eq!(pad(&m, 2, PadMode::Constant, 0).unwrap().shape(), &[7, 8]);
         assert_eq!(pad(7, 3, PadMode::Constant, 0).unwrap().shape(), &[] as &[usize]);
+        assert!(pad(7, [-1, 0], PadMode::Constant, 0).unwrap_err().to_string().contains("non-negative"));
         // mirrors longer than the axis repeat: np.pad([1, 2, 3], 4, 'reflect'), 'symmetric'
         let r = pad(vec![1, 2, 3], 4, PadMode::Reflect, 0).unwrap();
         assert_eq!(r.to_vec::<i32>().unwrap(), vec![1, 2, 3, 2, 1, 2, 3, 2, 1, 2, 3]);
@@ -891,6 +892,13 @@ pub fn pad(
             "{op}: pad_width must be integers, got {} (shape {:?})",
             w.dtype(),
             w.shape()
+        )));
+    }
+    // every width given must be non-negative, even one a 0-d input broadcasts away (NumPy's check)
+    if let Some(n) = w.to_vec::<i64>()?.into_iter().find(|&n| n < 0) {
+        return Err(Error::InvalidArgument(format!(
+            "{op}: pad_width must be non-negative, got {n} (input shape {:?})",
+            a.shape()
         )));
     }
     let target = [a.rank(), 2];
