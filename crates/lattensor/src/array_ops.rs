@@ -322,8 +322,9 @@ impl std::str::FromStr for PadMode {
 ///
 /// [`PadMode::Constant`] fills the border with `constant_values`, converted to
 /// `tensor`'s dtype by `tf.constant`'s rule ([`crate::constant_as`]: `300`
-/// wraps to 44 in int8, `7.5` is refused for int32); it must be a single
-/// value. [`PadMode::Reflect`] and [`PadMode::Symmetric`] mirror the input and
+/// wraps to 44 in int8, `7.5` is refused for int32; a bool tensor takes
+/// `false`/`true`, where Python's `tf.pad` also accepts its default `0`); it must
+/// be a single value. [`PadMode::Reflect`] and [`PadMode::Symmetric`] mirror the input and
 /// ignore `constant_values`; as in TF, a reflected border must be shorter than
 /// the axis and a symmetric one at most as long.
 ///

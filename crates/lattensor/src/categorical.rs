@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use half::{bf16, f16};
 use num_complex::{Complex32, Complex64};
@@ -152,15 +153,16 @@ fn unique_impl(op: &str, x: &Tensor, out_idx: DType) -> Result<(Tensor, Tensor, 
     if out_idx == DType::I32 && n > i32::MAX as usize {
         return Err(Error::OutOfRange(format!("{op}: {n} elements cannot be indexed with int32; pass out_idx=int64")));
     }
-    let (first, idx, counts) = crate::dispatch_dtype!(x.dtype(), T, {
-        distinct::<T>(&crate::kernels::row_major::<T>(x, op)?)
+    // y gathers the first occurrences (a copy: they are not evenly spaced in x)
+    let (y, idx, counts) = crate::dispatch_dtype!(x.dtype(), T, {
+        let xs = crate::kernels::row_major::<T>(x, op)?;
+        let (first, idx, counts) = distinct::<T>(&xs);
+        let y = Tensor::from_vec(first.iter().map(|&p| xs[p]).collect::<Vec<T>>(), &[first.len()])?;
+        (y, idx, counts)
     }, [
         Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
         BF16 => bf16, F16 => f16, F32 => f32, F64 => f64, C64 => Complex32, C128 => Complex64,
-    ], else => unreachable!("every dtype is listed"));
-    // y gathers the first occurrences (a copy: its elements are not evenly spaced in x)
-    let positions = Tensor::from_vec(first.iter().map(|&p| p as i64).collect::<Vec<_>>(), &[first.len()])?;
-    let y = gather_1d(x, &positions)?;
+    ], else => return Err(unsupported(op, x.dtype(), "every dtype")));
     let as_index = |v: Vec<usize>| -> Result<Tensor> {
         let len = v.len();
         match out_idx {
@@ -171,23 +173,10 @@ fn unique_impl(op: &str, x: &Tensor, out_idx: DType) -> Result<(Tensor, Tensor, 
     Ok((y, as_index(idx)?, as_index(counts)?))
 }
 
-/// `x[positions]` for a 1-D `x` and in-range `positions` (a strong copy).
-fn gather_1d(x: &Tensor, positions: &Tensor) -> Result<Tensor> {
-    let pos = positions.to_vec::<i64>()?;
-    let mut out = Tensor::for_overwrite("unique", &[pos.len()], x.dtype())?;
-    with_dtype!(x.dtype(), T, {
-        let src = crate::kernels::row_major::<T>(x, "unique")?;
-        for (o, &p) in out.data_mut::<T>().iter_mut().zip(&pos) {
-            *o = src[p as usize];
-        }
-    });
-    Ok(out)
-}
-
 /// For each distinct value (in order of first occurrence) the position of its
 /// first occurrence; for each element its value's number; each value's count.
 fn distinct<T: EqKey>(xs: &[T]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
-    let mut seen: HashMap<u128, usize> = HashMap::new();
+    let mut seen: HashMap<u128, usize, BuildHasherDefault<KeyHasher>> = HashMap::default();
     let (mut first, mut idx, mut counts) = (Vec::new(), Vec::with_capacity(xs.len()), Vec::new());
     for (p, &x) in xs.iter().enumerate() {
         let id = match x.eq_key() {
@@ -205,6 +194,35 @@ fn distinct<T: EqKey>(xs: &[T]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
         idx.push(id);
     }
     (first, idx, counts)
+}
+
+/// Hashes the `u128` keys of [`distinct`] with the SplitMix64 finaliser: several
+/// times faster than the default SipHash, whose resistance to crafted keys a
+/// tensor op does not need (a colliding input costs time, never correctness).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = splitmix(self.0 ^ u64::from(b));
+        }
+    }
+
+    fn write_u128(&mut self, k: u128) {
+        self.0 = splitmix(self.0 ^ (k as u64) ^ splitmix((k >> 64) as u64));
+    }
 }
 
 /// A key such that two values are `==` iff their keys are equal; `None` for
