@@ -109,6 +109,12 @@ def module_stub(modname: str) -> str:
                 ret = "str"
             if name in ("result_type", "as_dtype"):
                 ret = "Any"
+            if name in ("split", "hsplit", "vsplit", "dsplit"):
+                ret = "list[Tensor]"
+            if name == "unique":
+                ret = "tuple[Tensor, Tensor]"
+            if name == "unique_with_counts":
+                ret = "tuple[Tensor, Tensor, Tensor]"
             lines.append(f"def {name}{clean(signature(obj))} -> {ret}: ...")
         elif obj is None:
             lines.append(f"{name}: None")

@@ -18,6 +18,7 @@ their dtype); every op promotes through one lattice in the current mode
 
 from __future__ import annotations
 
+import collections as _collections
 import sys as _sys
 
 from lattensor import _lattensor
@@ -62,6 +63,7 @@ _bind(
     max_tensor_bytes set_max_tensor_bytes
     acos acosh asin asinh atan atan2 atanh cos cosh sin sinh tan tanh floor sigmoid
     logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack argmax argmin gather
+    split pad one_hot
     """.split(),
 )
 
@@ -106,6 +108,25 @@ def where(condition, x=None, y=None, name=None):
         truth = experimental.numpy._truth(condition)
         return _lattensor.constant(np.argwhere(np.asarray(truth)).astype(np.int64))
     return _lattensor.where(condition, x, y)
+
+
+_Unique = _collections.namedtuple("Unique", ["y", "idx"])
+_UniqueWithCounts = _collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+def unique(x, out_idx=None, name=None):
+    """``tf.unique(x, out_idx=tf.int32)``: ``(y, idx)``, a named tuple: the distinct values
+    of the 1-D ``x`` in order of first occurrence (``x``'s dtype), and for each element of
+    ``x`` the position of its value in ``y`` (``out_idx``: int32 or int64). Values compare
+    with ``==``, as in TF: ``-0.0 == 0.0`` (the first is kept) and every NaN is distinct.
+    Strong results, as TF's."""
+    return _Unique(*_lattensor.unique(x, out_idx, name))
+
+
+def unique_with_counts(x, out_idx=None, name=None):
+    """``tf.unique_with_counts(x, out_idx=tf.int32)``: ``(y, idx, count)``, a named tuple:
+    ``unique``'s ``y`` and ``idx`` and how many elements of ``x`` equal each value of ``y``."""
+    return _UniqueWithCounts(*_lattensor.unique_with_counts(x, out_idx, name))
 
 
 numpy = experimental.numpy

@@ -310,3 +310,140 @@ def test_gather_and_take_agree_with_numpy(x, idx_shape, seed, axis, batch_dims, 
         return
     got = tnp.take(x, lt.constant(idx), axis=axis if a.ndim else None, mode=mode)
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def _same_parts(got, want, dtype):
+    # the same number of parts, each with NumPy's shape and bytes, in the input's dtype, strong
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == dtype and not g.weak
+        v = g.numpy()
+        assert v.shape == w.shape and v.tobytes() == np.ascontiguousarray(w).tobytes()
+
+
+@SETTINGS
+@given(tensors(), st.one_of(st.integers(-2, 7), st.lists(st.integers(-8, 8), max_size=4)), st.integers(-4, 4))
+def test_split_agrees_with_numpy(x, sections, axis):
+    # NumPy decides: where it splits, the same parts (as views of ours); where it refuses
+    # (0-d input, axis out of range, a count that does not divide), a library error
+    import lattensor.experimental.numpy as tnp
+
+    a = x.numpy()
+    try:
+        want = np.split(a, sections, axis=axis)
+    except (ValueError, IndexError, ZeroDivisionError):
+        assert call(tnp.split, x, sections, axis) is None
+        return
+    _same_parts(tnp.split(x, sections, axis), want, x.dtype)
+    if isinstance(sections, int):
+        _same_parts(lt.split(x, sections, axis), want, x.dtype)
+
+
+@SETTINGS
+@given(tensors(), st.lists(st.integers(-2, 5), min_size=1, max_size=4), st.integers(-3, 3))
+def test_split_sizes_follow_tf_rules(x, sizes, axis):
+    # tf.split's sizes: each ≥ 0 or one -1 taking the rest; then the parts are NumPy's
+    # split at the running sums
+    a = x.numpy()
+    if a.ndim == 0 or not -a.ndim <= axis < a.ndim:
+        assert call(lt.split, x, sizes, axis) is None
+        return
+    n = a.shape[axis]
+    known = sum(s for s in sizes if s != -1)
+    valid = (all(s >= -1 for s in sizes) and sizes.count(-1) <= 1
+             and (known <= n if -1 in sizes else known == n))
+    if not valid:
+        assert call(lt.split, x, sizes, axis) is None
+        return
+    sizes = [n - known if s == -1 else s for s in sizes]
+    _same_parts(lt.split(x, sizes, axis), np.split(a, np.cumsum(sizes)[:-1].tolist(), axis=axis), x.dtype)
+
+
+pad_widths = st.one_of(
+    st.integers(-1, 4), st.tuples(st.integers(-1, 4), st.integers(0, 4)),
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=4),
+    st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=2), min_size=1, max_size=4),
+)
+
+
+@SETTINGS
+@given(tensors(), pad_widths, st.sampled_from(["constant", "reflect", "symmetric"]), st.integers(-3, 3))
+def test_pad_agrees_with_numpy(x, width, mode, c):
+    import lattensor.experimental.numpy as tnp
+
+    a = x.numpy()
+    kwargs = {"constant_values": np.asarray(c).astype(a.dtype)} if mode == "constant" else {}
+    try:
+        want = np.pad(a, width, mode, **kwargs)
+    except (ValueError, TypeError):
+        assert call(tnp.pad, x, width, mode, **kwargs) is None
+        return
+    got = tnp.pad(x, width, mode, **kwargs)
+    assert got.dtype == x.dtype and not got.weak
+    assert got.numpy().shape == want.shape and got.numpy().tobytes() == want.tobytes()
+    # tf.pad takes the full [rank, 2] form and the same modes, in any case
+    full = np.broadcast_to(np.asarray(width, np.int64), (a.ndim, 2))
+    if mode != "constant" and (full >= np.asarray(a.shape)[:, None] + (mode == "symmetric")).any():
+        assert call(lt.pad, x, full, mode.upper()) is None  # TF's limits on mirrors
+        return
+    tf_got = lt.pad(x, full, mode.upper(), **kwargs)
+    assert tf_got.numpy().tobytes() == want.tobytes()
+
+
+@SETTINGS
+@given(tensors(), st.one_of(st.none(), st.integers(-3, 3)), st.integers(0, 3), st.booleans(), shapes)
+def test_append_agrees_with_numpy(x, axis, k, mismatch, other_shape):
+    # values of x's dtype (so NumPy's promotion and the lattice agree), shaped to fit
+    # along the axis, or of a random shape
+    import lattensor.experimental.numpy as tnp
+
+    a = x.numpy()
+    shape = list(other_shape)
+    if not mismatch and axis is not None and -a.ndim <= axis < a.ndim:
+        shape = list(a.shape)
+        shape[axis] = k
+    b = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape).astype(a.dtype)
+    try:
+        want = np.append(a, b, axis=axis)
+    except (ValueError, IndexError):
+        assert call(tnp.append, x, b, axis) is None
+        return
+    got = tnp.append(x, b, axis)
+    assert got.dtype == x.dtype and not got.weak
+    assert got.numpy().shape == want.shape and got.numpy().tobytes() == want.tobytes()
+
+
+@SETTINGS
+@given(tensors(), st.integers(-1, 5), st.integers(-3, 3), st.sampled_from(["int32", "int64"]))
+def test_one_hot_and_unique_agree_with_references(x, depth, axis, out_idx):
+    a = x.numpy()
+    # one_hot of integer indices: each index compared with 0..depth-1, on a new axis
+    if a.dtype.kind in "iu" and depth >= 0 and -a.ndim - 1 <= axis <= a.ndim:
+        got = lt.one_hot(x, depth, axis=axis)
+        ref = (a[..., None] == np.arange(depth)).astype(np.float32)
+        want = np.moveaxis(ref, -1, axis if axis >= 0 else a.ndim + 1 + axis)
+        assert got.dtype == lt.float32 and not got.weak
+        assert got.numpy().shape == want.shape and (got.numpy() == want).all()
+    else:
+        assert call(lt.one_hot, x, depth, axis=axis) is None
+    # unique of a 1-D input: values in order of first occurrence, compared with ==
+    # (so -0.0 is 0.0, and a NaN equals nothing, not even itself)
+    if a.ndim != 1:
+        assert call(lt.unique, x) is None
+        return
+    first, ref_idx, ref_count = [], [], []
+    values = a.tolist()
+    for p, v in enumerate(values):
+        j = next((j for j, q in enumerate(first) if values[q] == v), None)
+        if j is None:
+            j = len(first)
+            first.append(p)
+            ref_count.append(0)
+        ref_idx.append(j)
+        ref_count[j] += 1
+    y, idx, count = lt.unique_with_counts(x, out_idx=out_idx)
+    assert y.dtype == x.dtype and not y.weak and idx.dtype.name == count.dtype.name == out_idx
+    assert y.numpy().tobytes() == a[first].tobytes()
+    assert idx.numpy().tolist() == ref_idx and count.numpy().tolist() == ref_count
+    y2, idx2 = lt.unique(x, out_idx=out_idx)
+    assert y2.numpy().tobytes() == y.numpy().tobytes() and idx2.numpy().tolist() == ref_idx

@@ -8,8 +8,17 @@ Exceptions, each in docs/deviations.md:
   `tnp.power`, …) of weak inputs. TF's forms are not on the WeakTensor list and return
   strong tensors; lattensor's carry the lattice join's weakness, as `+` does.
 * `EXTENSIONS`: TF raises, lattensor computes NumPy's result (`concatenate(axis=None)`,
-  `x.transpose(2, 0, 1)`, `tf.where(True)`, `take(mode='raise')`, `arctan2` of integers)
-  or the lattice's join (`tf.math.atan2(float32, float64)`).
+  `x.transpose(2, 0, 1)`, `tf.where(True)`, `take(mode='raise')`, `arctan2` of integers,
+  `tnp.split` at negative or decreasing indices, `tnp.pad` with NumPy's `pad_width`
+  forms, mirrors longer than the axis, or no `mode`), the lattice's join
+  (`tf.math.atan2(float32, float64)`), or computes where TF has no kernel (`tf.unique` of
+  complex numbers, `tf.one_hot` of int16/uint32 indices) or refuses an axis
+  (`one_hot(axis=-2)`).
+* `tnp.append` promotes like `tnp.concatenate` (the lattice's join, weakness included),
+  so appending weak values gives a weak result (`WEAK_BY_LATTICE`).
+
+Expressions returning a list or tuple of tensors (`tf.split`, `tf.unique`) are
+compared part by part.
 * cases marked "deviation" in the golden data: TF ignores `linspace`'s dtype; TF's
   `isclose` finds inf not close to inf (NumPy and lattensor: close); TF's argmax/argmin
   skip NaN (NumPy and lattensor: the first NaN is the answer); TF's meshgrid joins
@@ -50,7 +59,18 @@ WEAK_BY_LATTICE = {
     "tnp.heaviside(tnp.array(-1.0), 2)",
     # tile keeps its input's weakness, as reshape does
     "tnp.tile(tnp.array([1, 2]), 2)", "tnp.tile([1.5], (2, 1, 3))", "tnp.tile(7, 3)",
+    # append joins like concatenate: weak operands give a weak result
+    "tnp.append([1, 2], [3, 4])", "tnp.append(tnp.array([1, 2]), [3.5])", "tnp.append(tf.constant([1, 2], tf.int8), [3.5])",
+    "tnp.append([[1, 2], [3, 4]], [[5, 6]], axis=0)", "tnp.append([[1, 2], [3, 4]], [[5], [6]], axis=1)",
+    "tnp.append([[1, 2], [3, 4]], [[5, 6]])", "tnp.append(1.0, 2)", "tnp.append([True], [2])",
+    "tnp.append(tf.constant([1 + 1j]), [2])", "tnp.append([], [1])", "tnp.append([[1, 2]], [[3, 4]], axis=-1)",
 }
+
+
+def _np(a):
+    """NumPy's answer in the comparison format: (dtype name, shape, encoded values)."""
+    a = np.asarray(a)
+    return (a.dtype.name, list(a.shape), encode(a))
 EXTENSIONS = {
     "tnp.concatenate([tnp.ones((2, 2)), tnp.zeros((2, 2))], axis=None)": ("float32", [8], [1.0] * 4 + [0.0] * 4),
     # NumPy's `argwhere` of a 0-d condition: one match, no coordinates
@@ -64,6 +84,29 @@ EXTENSIONS = {
     "tnp.arctan2(tf.constant([1], tf.int8), 2)": ("float32", [1], [0.46364760398864746]),
     # the lattice's join (TF refuses mixed dtypes outside the WeakTensor list)
     "tf.math.atan2(tf.constant([1.0]), tf.constant([2.0], tf.float64))": ("float64", [1], [0.4636476090008061]),
+    # NumPy's split indices: Python slicing between consecutive cuts (TF: ValueError)
+    "tnp.split(tnp.arange(6), [4, 1])": [_np(p) for p in np.split(np.arange(6, dtype=np.int32), [4, 1])],
+    "tnp.split(tnp.arange(6), [-2])": [_np(p) for p in np.split(np.arange(6, dtype=np.int32), [-2])],
+    # NumPy's pad_width forms and mirrors (TF accepts only ((b0, a0), …) and mirrors shorter than the axis)
+    "tnp.pad(tnp.array([1, 2, 3]), 1, 'constant')": _np(np.pad(np.int32([1, 2, 3]), 1)),
+    "tnp.pad(tnp.array([[1, 2], [3, 4]]), (1, 2), 'constant')": _np(np.pad(np.int32([[1, 2], [3, 4]]), (1, 2))),
+    "tnp.pad(tnp.array([1, 2, 3]), ((4, 4),), 'reflect')": _np(np.pad(np.int32([1, 2, 3]), ((4, 4),), "reflect")),
+    # mode defaults to "constant", as in NumPy (TF's tnp.pad requires it)
+    "tnp.pad(tnp.array([1, 2, 3]), 1)": _np(np.pad(np.int32([1, 2, 3]), 1)),
+    "tnp.pad(tnp.array([[1, 2], [3, 4]]), [[1], [2]], 'symmetric')":
+        _np(np.pad(np.int32([[1, 2], [3, 4]]), [[1], [2]], "symmetric")),
+    "tnp.pad(7, 2, 'constant')": _np(np.pad(np.int32(7), 2)),
+    # complex unique (TF 2.21: NotFoundError, no kernel)
+    "tf.unique(tf.constant([1 + 1j, 1 + 1j, 2j]))": [("complex128", [2], [[1.0, 1.0], [0.0, 2.0]]),
+                                                    ("int32", [3], [0.0, 0.0, 1.0])],
+    "tf.unique(tf.constant([1 + 1j, 1 + 1j, 2j], tf.complex64))": [("complex64", [2], [[1.0, 1.0], [0.0, 2.0]]),
+                                                                  ("int32", [3], [0.0, 0.0, 1.0])],
+    # a negative axis counts from the end of the result (TF accepts only -1): axis=-2 is axis=1 here
+    "tf.one_hot([[0, 2], [1, 1]], 3, axis=-2)":
+        ("float32", [2, 3, 2], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]),
+    # every integer dtype indexes (TF: uint8, int8, int32, int64 only)
+    "tf.one_hot(tf.constant([0, 2], tf.int16), 3)": ("float32", [2, 3], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
+    "tf.one_hot(tf.constant([0, 2], tf.uint32), 3)": ("float32", [2, 3], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
 }
 DEVIATIONS = {
     "tnp.linspace(0, 10, 5, dtype=int)": ("int32", [5], [0.0, 2.0, 5.0, 7.0, 10.0]),
@@ -84,6 +127,12 @@ DEVIATIONS = {
 }
 
 
+def _summary(got):
+    """(dtype name, shape, values) of a tensor, or a list of those for a list/tuple of tensors."""
+    if isinstance(got, (list, tuple)):
+        return [_summary(g) for g in got]
+    return (got.dtype.name, list(got.shape), encode(got))
+
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: c["expr"][:60])
 def test_expression_matches_tf(case):
@@ -91,13 +140,24 @@ def test_expression_matches_tf(case):
     got = eval(expr)  # noqa: S307 (the golden file's own expressions)
     if expr in EXTENSIONS:
         assert "error" in want
-        assert (got.dtype.name, list(got.shape), encode(got)) == EXTENSIONS[expr]
+        assert _summary(got) == EXTENSIONS[expr]
         return
     if expr in DEVIATIONS:
         assert "deviation" in case and want != {"dtype": DEVIATIONS[expr][0], "weak": False,
                                                  "shape": DEVIATIONS[expr][1], "values": DEVIATIONS[expr][2]}
         assert (got.dtype.name, list(got.shape), encode(got)) == DEVIATIONS[expr]
         return
+    if "parts" in want:
+        # a list (tf.split) or named tuple (tf.unique) of tensors: each part as TF's
+        assert isinstance(got, (list, tuple)) and type(got).__name__ in ("list", "Unique", "UniqueWithCounts")
+        assert len(got) == len(want["parts"]), (len(got), len(want["parts"]))
+        for g, w in zip(got, want["parts"]):
+            _check_one(expr, g, w)
+        return
+    _check_one(expr, got, want)
+
+
+def _check_one(expr, got, want):
     assert "error" not in want, want
     assert (got.dtype.name, list(got.shape)) == (want["dtype"], want["shape"])
     assert got.weak == (want["weak"] or expr in WEAK_BY_LATTICE)
@@ -156,3 +216,119 @@ def test_gather_and_take_refuse_what_they_should():
             idx = [[5, -7], [0, 2]]
             assert np.array_equal(np.asarray(tnp.take(tf.constant(a), idx, axis=axis, mode=mode)),
                                   np.take(a, idx, axis=axis, mode=mode))
+
+
+def test_split_parts_are_strong_views_and_refuse_what_tf_refuses():
+    x = tf.range(6)
+    # TF 2.21: InvalidArgumentError for counts that do not divide, counts < 1, sizes that do
+    # not sum to the length, two -1s, a -1 left negative, negative sizes, non-integer sizes
+    for bad in (4, 0, -1, [1, 2], [1, -1, -1], [7, -1], [-2, 8], [2.0, 4.0]):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="split"):
+            tf.split(x, bad)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="axis 2"):
+        tf.split(tf.reshape(x, [2, 3]), 3, axis=2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="0-d"):
+        tf.split(tf.constant(5), 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num=3"):
+        tf.split(x, [2, 4], num=3)
+    # TF: ValueError "Rank-0 tensors are not supported as the num_or_size_splits argument"
+    for bad in (2.0, tf.constant(3)):
+        with pytest.raises(ValueError):
+            tf.split(x, bad)
+    for bad in (4, 0):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tnp.split(tnp.arange(6), bad)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tnp.split(5, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="hsplit"):
+        tnp.hsplit(tnp.array(5), 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="dsplit"):
+        tnp.dsplit(tnp.ones((2, 2)), 2)
+    # the parts view the input's memory (no copy), in its dtype, strong
+    big = tf.reshape(tf.range(10_000, dtype=tf.float64), [1000, 10])
+    parts = tf.split(big, [3, -1], axis=1)
+    assert [list(p.shape) for p in parts] == [[1000, 3], [1000, 7]]
+    assert all(np.shares_memory(np.asarray(p), np.asarray(big)) for p in parts)
+    assert all(not p.weak and p.dtype == tf.float32 for p in tnp.split(tnp.array([1.0, 2.0]), 2))
+
+
+def test_pad_refuses_what_tf_refuses():
+    v = tf.constant([1, 2, 3])
+    # TF 2.21: InvalidArgumentError for mirrors too long, negative paddings, paddings of
+    # the wrong shape or dtype, non-scalar or mistyped constant_values
+    for paddings, mode in [([[3, 0]], "REFLECT"), ([[4, 0]], "SYMMETRIC"), ([[-1, 1]], "CONSTANT"),
+                           ([[1, 1], [1, 1]], "CONSTANT"), ([1, 1], "CONSTANT"), ([[1, 1, 1]], "CONSTANT"),
+                           ([[1.0, 1.0]], "CONSTANT"), ([], "CONSTANT")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="pad"):
+            tf.pad(v, paddings, mode)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.pad(tf.zeros([0]), [[0, 0]], "REFLECT")  # TF: 0 is not less than 0
+    for c in ([2.0], tf.constant(2.0, tf.float64)):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.pad(tf.constant([1.0]), [[1, 1]], constant_values=c)
+    with pytest.raises(ValueError, match="WRAP"):
+        tf.pad(v, [[1, 1]], "WRAP")
+    a = tnp.array([1, 2, 3])
+    for mode in ("edge", "wrap", "CONSTANT"):  # NumPy's lower-case names only, as TF's tnp
+        with pytest.raises(ValueError, match="mode"):
+            tnp.pad(a, 1, mode)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
+        tnp.pad(a, -1, "constant")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="single value"):
+        tnp.pad(a, ((1, 1),), "constant", constant_values=(8, 9))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="broadcast"):
+        tnp.pad(tnp.ones((2, 2)), [[1, 2, 3]], "constant")
+    with pytest.raises(tf.errors.UnimplementedError, match="odd"):
+        tnp.pad(a, 1, "reflect", reflect_type="odd")  # TF ignores it and pads as "even"
+    with pytest.raises(ValueError, match="foo"):
+        tnp.pad(a, 1, "constant", foo=1)
+    assert not tf.pad(tnp.array([1.0]), [[1, 1]]).weak
+
+
+def test_append_refuses_what_concatenate_refuses():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rank"):
+        tnp.append([[1, 2], [3, 4]], [5, 6], axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="axis 1"):
+        tnp.append([1, 2], [3], axis=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="scalars"):
+        tnp.append(1, 2, axis=0)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tnp.append([[1, 2]], [[1, 2, 3]], axis=0)
+    with tf.promotion_mode("safe"), pytest.raises(TypeError):
+        tnp.append(tf.constant([1], tf.int32), tf.constant([1.0], tf.float32))
+
+
+def test_unique_returns_named_tuples_and_refuses_what_tf_refuses():
+    u = tf.unique(tf.constant([4, 4, 2]))
+    assert type(u).__name__ == "Unique" and u._fields == ("y", "idx")
+    assert u.y.numpy().tolist() == [4, 2] and u.idx.numpy().tolist() == [0, 0, 1]
+    c = tf.unique_with_counts(tf.constant([4, 4, 2]), out_idx=tf.int64)
+    assert c._fields == ("y", "idx", "count") and c.count.dtype == tf.int64
+    y, idx = tf.unique([float("nan"), float("nan")])  # NaN != NaN: two distinct values, as TF
+    assert y.shape == (2,) and idx.numpy().tolist() == [0, 1]
+    for bad in (tf.constant([[1, 2], [1, 2]]), tf.constant(5)):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="1-D"):
+            tf.unique(bad)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="1-D"):
+            tf.unique_with_counts(bad)
+    for out_idx in (tf.int16, tf.float32):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="out_idx"):
+            tf.unique(tf.constant([1, 1, 2]), out_idx=out_idx)
+
+
+def test_one_hot_refuses_what_tf_refuses():
+    # TF 2.21: InvalidArgumentError from the kernel, TypeError from one_hot's dtype checks
+    for kwargs in [dict(indices=tf.constant([0.0, 2.0]), depth=3), dict(indices=[0, 1], depth=-1),
+                   dict(indices=[0, 1], depth=[2]), dict(indices=[[0, 2]], depth=3, axis=3),
+                   dict(indices=[0, 2], depth=3, on_value=[2.0])]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="one_hot"):
+            tf.one_hot(**kwargs)
+    for kwargs in [dict(depth=2.0), dict(depth=3, on_value=5.0, off_value=1), dict(depth=3, on_value=5, off_value=1.0),
+                   dict(depth=3, dtype=tf.bool), dict(depth=3, on_value=2.5, dtype=tf.int32),
+                   dict(depth=3, on_value=tf.constant(2, tf.int64), off_value=tf.constant(0, tf.int32)),
+                   dict(depth=3, on_value=tf.constant(2, tf.int64), dtype=tf.int32),
+                   dict(depth=3, on_value=tnp.array(2.0), dtype=tf.float16),
+                   dict(depth=3, on_value=1.5, off_value=np.float64(0))]:
+        with pytest.raises(TypeError):
+            tf.one_hot([0, 2], **kwargs)
+    assert not tf.one_hot([0], 2, on_value=tnp.array(1.0)).weak

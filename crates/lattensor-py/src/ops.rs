@@ -624,6 +624,258 @@ pub fn broadcast_to(input: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Op
     t.broadcast_to(&shape_of(shape)?).py().map(|b| PyTensor::new(b.with_weak(false)))
 }
 
+/// A Python value as the library's `Value` (literals stay literals, so they convert by TF's rule).
+pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    Ok(match arg(obj)? {
+        Arg::Ref(t) => Value::Tensor(t.clone()),
+        Arg::Owned(t) => Value::Tensor(t),
+        Arg::Scalar(s) => Value::Literal(s),
+    })
+}
+
+/// A count or a list of integers (`tf.split`'s `num_or_size_splits`, NumPy's
+/// `indices_or_sections`): a Python or NumPy integer is `Ok(Err(n))`, a 1-D
+/// integer array-like `Ok(Ok(list))` (an empty list too). With `tf_rules`, a
+/// 0-d tensor is refused with TF's `ValueError`; otherwise it counts.
+pub fn count_or_list(obj: &Bound<'_, PyAny>, op: &str, what: &str, tf_rules: bool) -> PyResult<Result<Vec<i64>, i64>> {
+    if obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(Err(obj.extract::<i64>()?));
+    }
+    if tf_rules && obj.is_instance_of::<pyo3::types::PyFloat>() {
+        return Err(PyValueError::new_err(format!(
+            "{op}: {what} must be an int or a list of ints, got {}",
+            obj.repr()?
+        )));
+    }
+    let t = convert::to_tensor(obj)?;
+    if t.numel() == 0 && t.rank() == 1 {
+        return Ok(Ok(vec![]));
+    }
+    if !t.dtype().is_integer() {
+        let msg =
+            format!("{op}: {what} must be an int or a list of ints, got {} values of shape {:?}", t.dtype(), t.shape());
+        // TF's split kernel refuses non-integer sizes (InvalidArgumentError); NumPy raises TypeError
+        return Err(if tf_rules {
+            crate::errors::InvalidArgumentError::new_err(msg)
+        } else {
+            PyTypeError::new_err(msg)
+        });
+    }
+    match t.rank() {
+        0 if tf_rules && obj.is_instance_of::<PyTensor>() => Err(PyValueError::new_err(format!(
+            "{op}: a 0-d tensor is not accepted as {what} (as in TF); pass a Python int"
+        ))),
+        0 => Ok(Err(t.item::<i64>().py()?)),
+        1 => Ok(Ok(t.to_vec::<i64>().py()?)),
+        r => Err(crate::errors::InvalidArgumentError::new_err(format!(
+            "{op}: {what} must be an int or a 1-D list of ints, got rank {r} (shape {:?})",
+            t.shape()
+        ))),
+    }
+}
+
+/// An integer argument given as a Python/NumPy int or a 0-d integer tensor.
+fn int_arg(obj: &Bound<'_, PyAny>, op: &str, what: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<pyo3::types::PyInt>() {
+        return obj.extract::<i64>();
+    }
+    let t = convert::to_tensor(obj)?;
+    if !t.dtype().is_integer() {
+        return Err(PyTypeError::new_err(format!("{op}: {what} must be an integer, got {}", obj.repr()?)));
+    }
+    if t.rank() != 0 {
+        return Err(crate::errors::InvalidArgumentError::new_err(format!(
+            "{op}: {what} must be a scalar, got shape {:?}",
+            t.shape()
+        )));
+    }
+    t.item::<i64>().py()
+}
+
+/// `tf.split(value, num_or_size_splits, axis=0, num=None)`: a list of zero-copy
+/// views of `value` along `axis`: `num_or_size_splits` equal parts (an int),
+/// or parts of the listed sizes (one may be -1). Strong, as TF's parts are.
+#[pyfunction]
+#[pyo3(signature = (value, num_or_size_splits, axis = None, num = None, name = None))]
+pub fn split(
+    value: &Bound<'_, PyAny>,
+    num_or_size_splits: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+    num: Option<i64>,
+    name: Opt<'_, '_>,
+) -> PyResult<Vec<PyTensor>> {
+    let _ = name;
+    let t = convert::to_tensor(value)?;
+    let axis = match axis.filter(|a| !a.is_none()) {
+        Some(a) => int_arg(a, "split", "axis")? as isize,
+        None => 0,
+    };
+    let spec = match count_or_list(num_or_size_splits, "split", "num_or_size_splits", true)? {
+        Err(n) => lattensor::Splits::Count(n),
+        Ok(sizes) => {
+            if let Some(n) = num.filter(|&n| n != sizes.len() as i64) {
+                return Err(crate::errors::InvalidArgumentError::new_err(format!(
+                    "split: num={n} but num_or_size_splits lists {} sizes; they must agree",
+                    sizes.len()
+                )));
+            }
+            lattensor::Splits::Sizes(sizes)
+        }
+    };
+    let parts = crate::run_quiet(|| lattensor::split(&t, spec, axis)).py()?;
+    Ok(parts.into_iter().map(PyTensor::new).collect())
+}
+
+/// `tf.pad(tensor, paddings, mode="CONSTANT", constant_values=0)`: `tensor` with
+/// `paddings[i] = [before, after]` elements added on axis `i`; CONSTANT fills with
+/// `constant_values` (converted to the dtype as `tf.constant` would), REFLECT and
+/// SYMMETRIC mirror the input (any case). Strong, as TF's result is.
+#[pyfunction]
+#[pyo3(signature = (tensor, paddings, mode = "CONSTANT", constant_values = None, name = None))]
+pub fn pad(
+    py: Python<'_>,
+    tensor: &Bound<'_, PyAny>,
+    paddings: &Bound<'_, PyAny>,
+    mode: &str,
+    constant_values: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let mode: lattensor::PadMode = mode.parse().map_err(|e: lattensor::Error| PyValueError::new_err(e.to_string()))?;
+    let t = convert::to_tensor(tensor)?;
+    let p = to_value(paddings)?;
+    let c = pad_constant(constant_values, t.dtype())?;
+    run(py, t.numel(), || lattensor::pad(&t, p, mode, c)).map(PyTensor::new)
+}
+
+/// `pad`'s `constant_values`: absent or a zero literal (`0`, `0.0`, `False`) is the
+/// dtype's zero, as TF pads with zeros then (so bool pads with False); anything else
+/// converts by `tf.constant`'s rule in the library.
+pub fn pad_constant(constant_values: Opt<'_, '_>, dtype: DType) -> PyResult<Value> {
+    let Some(c) = constant_values.filter(|c| !c.is_none()) else {
+        return Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?));
+    };
+    let zero = match convert::scalar_of(c)? {
+        Some(Scalar::Int(v)) => v == 0,
+        Some(Scalar::Float(v)) => v == 0.0,
+        Some(Scalar::Bool(v)) => !v,
+        Some(Scalar::Complex(v)) => v.re == 0.0 && v.im == 0.0,
+        _ => false,
+    };
+    if zero { Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?)) } else { to_value(c) }
+}
+
+/// `indices`/`on_value`/`off_value` of `tf.one_hot`: tensors keep their dtype; a Python
+/// number or list converts to `dtype` if it can (TF's `dtype_hint`), else by inference.
+fn hinted(obj: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    if obj.is_instance_of::<PyTensor>() || is_numpy(obj) {
+        return convert::to_tensor(obj);
+    }
+    if let Some(d) = dtype
+        && let Ok(t) = constant_impl(obj, Some(d))
+    {
+        return Ok(t);
+    }
+    convert::to_tensor(obj)
+}
+
+/// `tf.one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None)`:
+/// a new axis of length `depth` at `axis` (-1: last) holding `on_value` at each
+/// index and `off_value` elsewhere; out-of-range indices give all `off_value`.
+/// The dtype is TF's: `dtype`, else `on_value`'s or `off_value`'s, else float32;
+/// mismatches raise `TypeError`, as in TF. Strong.
+#[pyfunction]
+#[pyo3(signature = (indices, depth, on_value = None, off_value = None, axis = None, dtype = None, name = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn one_hot(
+    py: Python<'_>,
+    indices: &Bound<'_, PyAny>,
+    depth: &Bound<'_, PyAny>,
+    on_value: Opt<'_, '_>,
+    off_value: Opt<'_, '_>,
+    axis: Option<isize>,
+    dtype: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    // Python numbers and lists convert with TF's int64 hint ([True] is [1]; [] is an empty index list)
+    let mut idx = hinted(indices, Some(DType::I64))?;
+    if idx.numel() == 0 && !idx.dtype().is_integer() && !(indices.is_instance_of::<PyTensor>() || is_numpy(indices)) {
+        idx = idx.cast(DType::I64).py()?;
+    }
+    let depth = int_arg(depth, "one_hot", "depth")?;
+    let dtype = opt_dtype(dtype)?;
+    let on = on_value.filter(|v| !v.is_none()).map(|v| hinted(v, dtype)).transpose()?;
+    let off = off_value.filter(|v| !v.is_none()).map(|v| hinted(v, dtype)).transpose()?;
+    if let Some(d) = dtype {
+        for (what, v) in [("on_value", &on), ("off_value", &off)] {
+            if let Some(t) = v.as_ref().filter(|t| t.dtype() != d) {
+                return Err(PyTypeError::new_err(format!(
+                    "one_hot: dtype {} of {what} does not match dtype parameter {d}",
+                    t.dtype()
+                )));
+            }
+        }
+    }
+    if let (Some(a), Some(b)) = (&on, &off)
+        && a.dtype() != b.dtype()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "one_hot: dtype {} of on_value does not match dtype {} of off_value",
+            a.dtype(),
+            b.dtype()
+        )));
+    }
+    let d = dtype.or(on.as_ref().map(Tensor::dtype)).or(off.as_ref().map(Tensor::dtype)).unwrap_or(DType::F32);
+    let default = |v: i64, what: &str| -> PyResult<Tensor> {
+        crate::run_quiet(|| lattensor::constant_as(v, d)).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "one_hot: the default {what} {v} does not convert to {d}; pass on_value and off_value of that dtype"
+            ))
+        })
+    };
+    let on = match on {
+        Some(t) => t,
+        None => default(1, "on_value")?,
+    };
+    let off = match off {
+        Some(t) => t,
+        None => default(0, "off_value")?,
+    };
+    let work = idx.numel().saturating_mul(usize::try_from(depth).unwrap_or(0));
+    run(py, work, || lattensor::one_hot(&idx, depth, &on, &off, axis.unwrap_or(-1))).map(PyTensor::new)
+}
+
+/// `tf.unique(x, out_idx=tf.int32)` (the `(y, idx)` pair; the Python package wraps it in a named tuple).
+#[pyfunction]
+#[pyo3(signature = (x, out_idx = None, name = None))]
+pub fn unique(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    out_idx: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<(PyTensor, PyTensor)> {
+    let _ = name;
+    let (t, d) = (convert::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
+    let (y, idx) = run(py, t.numel(), || lattensor::unique(&t, d))?;
+    Ok((PyTensor::new(y), PyTensor::new(idx)))
+}
+
+/// `tf.unique_with_counts(x, out_idx=tf.int32)` (the `(y, idx, count)` triple).
+#[pyfunction]
+#[pyo3(signature = (x, out_idx = None, name = None))]
+pub fn unique_with_counts(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    out_idx: Opt<'_, '_>,
+    name: Opt<'_, '_>,
+) -> PyResult<(PyTensor, PyTensor, PyTensor)> {
+    let _ = name;
+    let (t, d) = (convert::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
+    let (y, idx, count) = run(py, t.numel(), || lattensor::unique_with_counts(&t, d))?;
+    Ok((PyTensor::new(y), PyTensor::new(idx), PyTensor::new(count)))
+}
+
 /// `tf.eye(num_rows, num_columns=None, dtype=float32)`.
 #[pyfunction]
 #[pyo3(signature = (num_rows, num_columns = None, dtype = None, name = None))]
@@ -1011,6 +1263,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(broadcast_to, m)?,
         wrap_pyfunction!(atan2, m)?,
         wrap_pyfunction!(gather, m)?,
+        wrap_pyfunction!(split, m)?,
+        wrap_pyfunction!(pad, m)?,
+        wrap_pyfunction!(one_hot, m)?,
+        wrap_pyfunction!(unique, m)?,
+        wrap_pyfunction!(unique_with_counts, m)?,
         wrap_pyfunction!(eye, m)?,
         wrap_pyfunction!(linspace, m)?,
         wrap_pyfunction!(range, m)?,

@@ -457,6 +457,108 @@ fn take(
     run(py, n, || tnp::take(v, i, ax, mode)).map(PyTensor::new)
 }
 
+// ---- split, pad, append -------------------------------------------------------------
+
+fn sections(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<tnp::Sections> {
+    Ok(match crate::ops::count_or_list(obj, op, "indices_or_sections", false)? {
+        Err(n) => tnp::Sections::Count(n),
+        Ok(indices) => tnp::Sections::Indices(indices),
+    })
+}
+
+fn parts(r: lattensor::Result<Vec<lattensor::Tensor>>) -> PyResult<Vec<PyTensor>> {
+    Ok(r.py()?.into_iter().map(PyTensor::new).collect())
+}
+
+/// `tnp.split(ary, indices_or_sections, axis=0)`: a list of zero-copy views: equal
+/// sections (an int), or cuts before each listed index (NumPy's slicing rules).
+#[pyfunction]
+#[pyo3(signature = (ary, indices_or_sections, axis = 0))]
+fn split(ary: &Bound<'_, PyAny>, indices_or_sections: &Bound<'_, PyAny>, axis: isize) -> PyResult<Vec<PyTensor>> {
+    let (v, _) = value(ary)?;
+    let s = sections(indices_or_sections, "split")?;
+    parts(crate::run_quiet(|| tnp::split(v, s, axis)))
+}
+
+macro_rules! split_on_axis {
+    ($($name:ident),*) => {$(
+        #[doc = concat!("`tnp.", stringify!($name), "(ary, indices_or_sections)`: NumPy's axis rule; zero-copy views.")]
+        #[pyfunction]
+        fn $name(ary: &Bound<'_, PyAny>, indices_or_sections: &Bound<'_, PyAny>) -> PyResult<Vec<PyTensor>> {
+            let (v, _) = value(ary)?;
+            let s = sections(indices_or_sections, stringify!($name))?;
+            parts(crate::run_quiet(|| tnp::$name(v, s)))
+        }
+    )*};
+}
+split_on_axis!(hsplit, vsplit, dsplit);
+
+/// `tnp.pad(array, pad_width, mode="constant", **kwargs)`: NumPy's `pad_width`
+/// forms; modes `"constant"` (kwarg `constant_values`, a scalar), `"reflect"` and
+/// `"symmetric"` (kwarg `reflect_type="even"`). Strong, as TF's result is.
+#[pyfunction]
+#[pyo3(signature = (array, pad_width, mode = "constant", **kwargs))]
+fn pad(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    pad_width: &Bound<'_, PyAny>,
+    mode: &str,
+    kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
+) -> PyResult<PyTensor> {
+    let m = match mode {
+        "constant" => lattensor::PadMode::Constant,
+        "reflect" => lattensor::PadMode::Reflect,
+        "symmetric" => lattensor::PadMode::Symmetric,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "pad: unsupported padding mode {mode:?}; lattensor (as TF) supports 'constant', 'reflect' and 'symmetric'"
+            )));
+        }
+    };
+    let a = convert::to_tensor(array)?;
+    let mut constant = crate::ops::pad_constant(None, a.dtype())?;
+    if let Some(kw) = kwargs {
+        for (k, v) in kw.iter() {
+            match k.extract::<String>()?.as_str() {
+                "constant_values" if m == lattensor::PadMode::Constant => {
+                    constant = crate::ops::pad_constant(Some(&v), a.dtype())?;
+                }
+                "reflect_type" if m != lattensor::PadMode::Constant => {
+                    let t: String = v.extract()?;
+                    if t == "odd" {
+                        return Err(crate::errors::UnimplementedError::new_err(
+                            "pad: reflect_type='odd' is not supported (TF ignores it and pads as 'even'); \
+                             only reflect_type='even' is",
+                        ));
+                    }
+                    if t != "even" {
+                        return Err(PyValueError::new_err(format!(
+                            "pad: reflect_type must be 'even' or 'odd', got {t:?}"
+                        )));
+                    }
+                }
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "pad: unsupported keyword argument {other:?} for mode {mode:?}"
+                    )));
+                }
+            }
+        }
+    }
+    let w = crate::ops::to_value(pad_width)?;
+    run(py, a.numel(), || tnp::pad(&a, w, m, constant)).map(PyTensor::new)
+}
+
+/// `tnp.append(arr, values, axis=None)`: NumPy's semantics (`None` flattens both);
+/// dtypes promote through the lattice as in `concatenate`.
+#[pyfunction]
+#[pyo3(signature = (arr, values, axis = None))]
+fn append(py: Python<'_>, arr: &Bound<'_, PyAny>, values: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let ((a, n), (v, k)) = (value(arr)?, value(values)?);
+    let ax = opt_axis(axis)?;
+    run(py, n.saturating_add(k), || tnp::append(a, v, ax)).map(PyTensor::new)
+}
+
 /// Registers the `numpy` submodule of `_lattensor`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "numpy")?;
@@ -506,6 +608,12 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(repeat, &m)?,
         wrap_pyfunction!(sort, &m)?,
         wrap_pyfunction!(take, &m)?,
+        wrap_pyfunction!(split, &m)?,
+        wrap_pyfunction!(hsplit, &m)?,
+        wrap_pyfunction!(vsplit, &m)?,
+        wrap_pyfunction!(dsplit, &m)?,
+        wrap_pyfunction!(pad, &m)?,
+        wrap_pyfunction!(append, &m)?,
     ] {
         m.add_function(f)?;
     }

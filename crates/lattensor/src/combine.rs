@@ -47,7 +47,7 @@ pub fn concat(values: &[&Tensor], axis: isize) -> Result<Tensor> {
     concat_for("concat", values, axis)
 }
 
-fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Tensor> {
+pub(crate) fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Tensor> {
     let Some(first) = values.first() else {
         crate::bail!("{op}: needs at least one tensor; got an empty list");
     };

@@ -42,6 +42,7 @@
 mod array_ops;
 mod bitcast;
 pub mod bitwise;
+mod categorical;
 mod combine;
 mod creation;
 pub mod debugging;
@@ -66,8 +67,9 @@ mod storage;
 mod tensor;
 mod variable;
 
-pub use array_ops::{expand_dims, identity, reshape, squeeze, stop_gradient, transpose};
+pub use array_ops::{PadMode, Splits, expand_dims, identity, pad, reshape, split, squeeze, stop_gradient, transpose};
 pub use bitcast::bitcast;
+pub use categorical::{one_hot, unique, unique_with_counts};
 pub use combine::{concat, stack, where_};
 pub use creation::{
     Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,

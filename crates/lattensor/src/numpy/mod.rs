@@ -62,8 +62,9 @@ pub use reduce::{
     amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, prod, std, sum, trace, var,
 };
 pub use shape::{
-    diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,
-    rot90, sort, squeeze, swapaxes, take, transpose, triu, vander,
+    Sections, append, diag, diagflat, diagonal, diff, dsplit, expand_dims, flatten, flip, fliplr, flipud, hsplit,
+    moveaxis, pad, ravel, repeat, reshape, rot90, sort, split, squeeze, swapaxes, take, transpose, triu, vander,
+    vsplit,
 };
 
 pub use crate::creation::Value;
