@@ -131,3 +131,36 @@ def test_reductions_agree_with_numpy():
                               np.any(a > 0.9, axis=axis, keepdims=True))
         b = np.nan_to_num(a)
         np.testing.assert_array_equal(tnp.ptp(tf.constant(b), axis=axis).numpy(), np.ptp(b, axis=axis))
+
+
+def test_promote_types_is_the_lattice_and_the_rest_refuse():
+    # TF 2.21 returns NumPy's table (int32, float16 -> float64; float32, int64 -> float64)
+    assert tnp.promote_types(tnp.int32, tnp.float16) == np.float16
+    assert tnp.promote_types("float32", "int64") == np.float32
+    assert tnp.promote_types(tnp.int8, tnp.uint8) == np.int16
+    with pytest.raises(ValueError, match="conditions"):
+        tnp.select([[True]], [[1], [2]])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tnp.compress([False, False, True], [1, 2])
+    with pytest.raises(ValueError, match="1-D"):
+        tnp.ix_([[0, 1]])
+
+
+def test_select_compress_polyval_nextafter_agree_with_numpy():
+    for _ in range(10):
+        x = RNG.standard_normal(12)
+        conds = [x > 0.5, x < -0.5, np.abs(x) < 0.1]
+        choices = [x * 2, x - 1, np.ones(12)]
+        assert np.array_equal(tnp.select([tf.constant(c) for c in conds], [tf.constant(c) for c in choices], -7.0).numpy(),
+                              np.select(conds, choices, -7.0))
+        c = RNG.integers(0, 2, size=5).astype(bool)
+        a = RNG.standard_normal((5, 5))
+        for axis in (0, 1, None):
+            assert np.array_equal(tnp.compress(tf.constant(c), tf.constant(a), axis=axis).numpy(), np.compress(c, a, axis=axis))
+        p = RNG.integers(-5, 5, size=4).astype(np.float64)
+        np.testing.assert_allclose(tnp.polyval(tf.constant(p), tf.constant(x)).numpy(), np.polyval(p, x), rtol=1e-12)
+        y = RNG.standard_normal(12).astype(np.float32)
+        assert np.array_equal(tnp.nextafter(tf.constant(x.astype(np.float32)), tf.constant(y)).numpy(),
+                              np.nextafter(x.astype(np.float32), y))
+    rows, cols = tnp.diag_indices(4)
+    assert np.array_equal(rows.numpy(), np.diag_indices(4)[0]) and np.array_equal(cols.numpy(), np.diag_indices(4)[1])

@@ -880,3 +880,94 @@ def result_type(*arrays_and_dtypes):
     args = [_C.as_dtype(a) if isinstance(a, (type, _np.dtype, str)) and not isinstance(a, _C.Tensor) else a
             for a in arrays_and_dtypes]
     return _C.result_type(*args)[0]
+
+
+def promote_types(type1, type2):
+    """``tnp.promote_types``: the lattice's join of two (strong) dtypes, as a NumPy
+    dtype. TF 2.21 returns NumPy's table instead (``promote_types(int32, float16)`` is
+    float64 there, float16 here and in TF's own ops)."""
+    dt, _ = _C.result_type(_C.as_dtype(type1), _C.as_dtype(type2))
+    return _np.dtype(dt.as_numpy_dtype)
+
+
+def float_power(x1, x2):
+    """``tnp.float_power``: ``x1 ** x2`` computed as a float: the operands' lattice join,
+    integers and bool as float32 (tnp's rule for float functions; weakness kept)."""
+    x, y = _joined(x1, x2, True)
+    return _C.pow(x, y)
+
+
+def nextafter(x1, x2):
+    """``tnp.nextafter``: the next representable value after ``x1`` towards ``x2``, in the
+    operands' lattice join (integers as float32; weakness kept)."""
+    x, y = _joined(x1, x2, True)
+    if x.dtype.is_complex:
+        raise TypeError("nextafter: complex operands are not supported")
+    out = _np.nextafter(*_np.broadcast_arrays(_np.asarray(x), _np.asarray(y)))
+    return _with_weak(_C.cast(_C.constant(_np.ascontiguousarray(out)), x.dtype), x.weak)
+
+
+def select(condlist, choicelist, default=0):
+    """``tnp.select``: for each element, the value of ``choicelist[i]`` for the first true
+    ``condlist[i]`` (nonzero is true), else ``default``; everything broadcast, the
+    choices and ``default`` joined through the lattice (as ``where`` joins them)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"select: {len(condlist)} conditions for {len(choicelist)} choices")
+    out = _tensor(default)
+    for cond, choice in reversed(list(zip(condlist, choicelist))):
+        out = _C.where(_truth(cond), choice, out)
+    return out
+
+
+def compress(condition, a, axis=None):
+    """``tnp.compress``: the slices of ``a`` along ``axis`` (of the flattened ``a`` if
+    ``None``) where the 1-D ``condition`` is true (nonzero); a shorter ``condition`` is
+    padded with false, as NumPy. Strong, in ``a``'s dtype, as ``gather``."""
+    c = _np.asarray(_truth(condition))
+    if c.ndim != 1:
+        raise ValueError(f"compress: condition must be 1-D, got rank {c.ndim}")
+    x = _tensor(a)
+    if axis is None:
+        x, axis = ravel(x), 0
+    n = int(x.shape[int(axis)])
+    if c.size > n and c[n:].any():
+        raise _C.errors.InvalidArgumentError(f"compress: condition has a true element beyond the axis' {n} entries")
+    keep = _np.nonzero(c[:n])[0].astype(_np.int64)
+    return _C.gather(x, _C.constant(keep), axis=int(axis))
+
+
+def diag_indices(n, ndim=2):
+    """``tnp.diag_indices``: ``ndim`` copies of ``range(n)`` (strong int32), the index
+    arrays of the main diagonal of an ``(n,) * ndim`` array."""
+    if int(n) < 0:
+        raise ValueError(f"diag_indices: n must be non-negative, got {n}")
+    r = _C.range(int(n), dtype=_C.int32)
+    return tuple(r for _ in range(int(ndim)))
+
+
+def ix_(*args):
+    """``tnp.ix_``: open-mesh index arrays: the k-th 1-D input reshaped to have its
+    length on axis k and 1 elsewhere (bool inputs become the indices of their true
+    elements); dtype and weakness kept, as ``reshape``."""
+    out = []
+    for k, v in enumerate(args):
+        t = _tensor(v)
+        if t.ndim != 1:
+            raise ValueError(f"ix_: inputs must be 1-D, got rank {t.ndim}")
+        if t.dtype.is_bool:
+            t = nonzero(t)[0]
+        shape_ = [1] * len(args)
+        shape_[k] = int(t.shape[0])
+        out.append(_C.reshape(t, shape_))
+    return out
+
+
+def polyval(p, x):
+    """``tnp.polyval``: the polynomial with coefficients ``p`` (highest degree first) at
+    ``x``, by Horner's rule (``y = y * x + p[i]`` from ``y = zeros_like(x)``): dtypes and
+    weakness join through the lattice."""
+    p, x = _tensor(p), _tensor(x)
+    y = _C.zeros_like(x)
+    for i in range(int(p.shape[0]) if p.ndim else 1):
+        y = _C.add(_C.multiply(y, x), p[i] if p.ndim else p)
+    return y
