@@ -14,6 +14,11 @@ Exceptions, each in docs/deviations.md:
   (`tf.math.atan2(float32, float64)`), or computes where TF has no kernel (`tf.unique` of
   complex numbers, `tf.one_hot` of int16/uint32 indices) or refuses an axis
   (`one_hot(axis=-2)`).
+* tnp's bitwise functions, `divmod`, `gcd`/`lcm`, `cross`, `select`, `polyval`,
+  `float_power`, `nextafter`, `hstack`/`vstack`/`dstack` join weakness through the
+  lattice; `nansum`/`nanprod` keep it as `sum`/`prod`; `roll`/`tril` as `reshape`/`triu`
+  (`WEAK_BY_LATTICE`). Non-tensor answers (`ndim`, `shape`, `isscalar`, `result_type`,
+  `promote_types`) are compared as Python values.
 * `tnp.append` promotes like `tnp.concatenate` (the lattice's join, weakness included),
   so appending weak values gives a weak result (`WEAK_BY_LATTICE`).
 
