@@ -185,6 +185,10 @@ DEVIATIONS = {
     "tnp.hypot(tf.constant([3.0], tf.bfloat16), 4)": ("bfloat16", [1], [5.0]),
     "tnp.heaviside(1, 0.5)": ("float32", [], [1.0]),
     "tnp.arctan2(1.0, 2.0)": ("float32", [], [0.46364760398864746]),
+    "tnp.logspace(0, 1, 3, endpoint=False)": _np(np.float32(np.logspace(0, 1, 3, endpoint=False))),
+    "tnp.logspace(0, 2, 3, dtype=tnp.float64)": ("float64", [3], [1.0, 10.0, 100.0]),
+    "tnp.logspace(0, 2, 3, dtype=int)": ("int32", [3], [1.0, 10.0, 100.0]),
+    "tnp.geomspace(1, 1000, 4)": ("float32", [4], [1.0, 10.0, 100.0, 1000.0]),
     "tnp.float_power(2, 0.5)": _np(np.float32(np.sqrt(2))),
     "tnp.logaddexp(1, 2)": _np(np.logaddexp(np.float32(1), np.float32(2))),
     "tnp.logaddexp2(tf.constant([1.0, 3.0]), tf.constant([3.0, -1.0]))":

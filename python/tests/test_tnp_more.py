@@ -164,3 +164,12 @@ def test_select_compress_polyval_nextafter_agree_with_numpy():
                               np.nextafter(x.astype(np.float32), y))
     rows, cols = tnp.diag_indices(4)
     assert np.array_equal(rows.numpy(), np.diag_indices(4)[0]) and np.array_equal(cols.numpy(), np.diag_indices(4)[1])
+
+
+def test_spaced_ranges_round_numpy_once_and_issubdtype_takes_lattensor_dtypes():
+    for start, stop, num, endpoint in [(1, 1000, 7, True), (2.5, 0.1, 5, False), (-1, -64, 4, True)]:
+        assert np.array_equal(tnp.geomspace(start, stop, num, endpoint).numpy(),
+                              np.geomspace(start, stop, num, endpoint).astype(np.float32))
+        assert np.array_equal(tnp.logspace(start / 10, stop / 100, num, endpoint, base=3.0, dtype=tnp.float64).numpy(),
+                              np.logspace(start / 10, stop / 100, num, endpoint, base=3.0))
+    assert tnp.issubdtype(tf.float64, tnp.inexact) and not tnp.issubdtype(tf.int8, tnp.inexact)  # TF: TypeError

@@ -310,6 +310,11 @@ EXPRS = [
     "tnp.gcd(tf.constant([[12], [9]], tf.int64), tf.constant([18, 4], tf.int64))",
     "tnp.result_type(tnp.int8, tnp.int16)", "tnp.result_type(1, 2.0)", "tnp.result_type(tnp.int8, 1.0)",
     "tnp.result_type(tf.constant([1], tf.uint8), tf.constant([1], tf.int8))", "tnp.result_type(tnp.ones(2), 1j)",
+    # logspace, geomspace, issubdtype
+    "tnp.logspace(0, 3, 4)", "tnp.logspace(0, 3, 4, base=2.0)", "tnp.logspace(-1, 1, 3)",
+    "tnp.geomspace(1, 256, 3, dtype=tnp.float32)", "tnp.geomspace(1.0, 8.0, 4, endpoint=False, dtype=tnp.float32)",
+    "tnp.issubdtype(tnp.int8, tnp.inexact)", "tnp.issubdtype(tnp.float32, tnp.inexact)", "tnp.issubdtype(tnp.complex64, tnp.inexact)",
+    "tnp.issubdtype(tnp.bool_, tnp.inexact)", "tnp.issubdtype(tnp.int8, tnp.int8)",
     # float_power, nextafter, select, compress, diag_indices, ix_, polyval, promote_types
     "tnp.float_power(tf.constant([2.0], tf.float16), 2)",
     "tnp.float_power(tf.constant([2.0, 3.0], tf.float64), tf.constant([0.5, -1.0], tf.float64))",
@@ -375,6 +380,10 @@ DEVIATIONS = {
     "tnp.hypot(tf.constant([3.0], tf.bfloat16), 4)": "TF computes bfloat16 in float32; lattensor keeps bfloat16",
     "tnp.heaviside(1, 0.5)": "TF gives float64; the lattice joins i32* and f32* to f32*",
     "tnp.arctan2(1.0, 2.0)": "TF gives float64; the lattice keeps f32*",
+    "tnp.logspace(0, 1, 3, endpoint=False)": "TF computes in float32 (10^(2/3) 1 ulp low); lattensor rounds the float64 value once",
+    "tnp.logspace(0, 2, 3, dtype=tnp.float64)": "TF ignores dtype (float32); lattensor returns float64",
+    "tnp.logspace(0, 2, 3, dtype=int)": "TF ignores dtype (float32); lattensor returns int32, as NumPy",
+    "tnp.geomspace(1, 1000, 4)": "TF: float64 computed through float32 (10.0000003); lattensor: float32 (tnp's float), exact",
     "tnp.float_power(2, 0.5)": "TF gives float64 for Python numbers; the lattice computes i32* ⊔ f32* as f32*",
     "tnp.logaddexp(1, 2)": "TF gives float64; the lattice computes i32* operands in f32*, as every tnp float function",
     "tnp.logaddexp2(tf.constant([1.0, 3.0]), tf.constant([3.0, -1.0]))":

@@ -971,3 +971,45 @@ def polyval(p, x):
     for i in range(int(p.shape[0]) if p.ndim else 1):
         y = _C.add(_C.multiply(y, x), p[i] if p.ndim else p)
     return y
+
+
+# ---- log-spaced ranges and NumPy's abstract dtype names --------------------------------
+
+inexact, object_, string_, unicode_ = _np.inexact, _np.object_, _np.bytes_, _np.str_
+
+
+def issubdtype(arg1, arg2):
+    """``tnp.issubdtype``: NumPy's ``issubdtype`` (lattensor dtypes are taken as their
+    NumPy dtypes); a Python bool."""
+    conv = [a.as_numpy_dtype if isinstance(a, _C.DType) else a for a in (arg1, arg2)]
+    return bool(_np.issubdtype(*conv))
+
+
+def _spaced(values, dtype):
+    if values.size * 8 > _C.max_tensor_bytes():
+        from lattensor.errors import ResourceExhaustedError
+
+        raise ResourceExhaustedError(f"{values.size} values exceed max_tensor_bytes ({_C.max_tensor_bytes()})")
+    dt = _C.as_dtype(float if dtype is None else dtype)
+    if dt.is_integer:
+        values = _np.trunc(values)  # NumPy's astype of the float64 values
+    return _C.cast(_C.constant(_np.ascontiguousarray(values)), dt)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``tnp.logspace``: ``base ** linspace(start, stop, num)``, computed in float64 and
+    rounded once to ``dtype`` (float32 by default, as TF; integers truncated, as NumPy's
+    cast). TF 2.21 ignores ``dtype``."""
+    exps = _np.linspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
+                        endpoint=bool(endpoint), axis=int(axis))
+    return _spaced(_np.power(_np.float64(base), exps), dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``tnp.geomspace``: ``num`` values from ``start`` to ``stop`` in geometric
+    progression (NumPy's algorithm in float64: exact endpoints), rounded once to
+    ``dtype``: float32 by default (tnp's ``float``); TF 2.21 returns float64 computed
+    through float32 (``geomspace(1, 1000, 4)[1]`` is 10.0000003)."""
+    values = _np.geomspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
+                           endpoint=bool(endpoint), axis=int(axis))
+    return _spaced(values, dtype)
