@@ -432,8 +432,7 @@ def sign(x):
     NumPy; TF has no kernel); bool is refused, as by NumPy and TF."""
     x = _tensor(x)
     if x.dtype.is_unsigned:
-        return _C.cast(_C.not_equal(x, 0), x.dtype) if not x.weak else _with_weak(
-            _C.cast(_C.not_equal(x, 0), x.dtype), True)
+        return _C.cast(_C.not_equal(x, 0), x.dtype)  # unsigned tensors are never weak
     return _C.sign(x)
 
 
