@@ -14,6 +14,11 @@ Exceptions, each in docs/deviations.md:
   (`tf.math.atan2(float32, float64)`), or computes where TF has no kernel (`tf.unique` of
   complex numbers, `tf.one_hot` of int16/uint32 indices) or refuses an axis
   (`one_hot(axis=-2)`).
+* tnp's bitwise functions, `divmod`, `gcd`/`lcm`, `cross`, `select`, `polyval`,
+  `float_power`, `nextafter`, `hstack`/`vstack`/`dstack` join weakness through the
+  lattice; `nansum`/`nanprod` keep it as `sum`/`prod`; `roll`/`tril` as `reshape`/`triu`
+  (`WEAK_BY_LATTICE`). Non-tensor answers (`ndim`, `shape`, `isscalar`, `result_type`,
+  `promote_types`) are compared as Python values.
 * `tnp.append` promotes like `tnp.concatenate` (the lattice's join, weakness included),
   so appending weak values gives a weak result (`WEAK_BY_LATTICE`).
 
@@ -64,6 +69,40 @@ WEAK_BY_LATTICE = {
     "tnp.append([[1, 2], [3, 4]], [[5, 6]], axis=0)", "tnp.append([[1, 2], [3, 4]], [[5], [6]], axis=1)",
     "tnp.append([[1, 2], [3, 4]], [[5, 6]])", "tnp.append(1.0, 2)", "tnp.append([True], [2])",
     "tnp.append(tf.constant([1 + 1j]), [2])", "tnp.append([], [1])", "tnp.append([[1, 2]], [[3, 4]], axis=-1)",
+    # bitwise functions, divmod, gcd/lcm and cross are the lattice's ops (TF's are strong)
+    "tnp.bitwise_and([12, 10], 6)",
+    "tnp.bitwise_and(tnp.array(5), tnp.array(3))",
+    "tnp.cross([1, 2, 3], [4, 5, 6])",
+    "tnp.cross(tf.constant([1.0, 2.0]), tf.constant([4.0, 5.0, 6.0]))",
+    "tnp.cross(tf.constant([4.0, 5.0, 6.0]), tf.constant([1.0, 2.0]))",
+    "tnp.cross(tf.constant([[1, 2, 3], [4, 5, 6]]), tf.constant([[4, 5, 6], [1, 2, 3]]))",
+    "tnp.cross(tf.constant([[1.0, 0.0, 0.0]]), tf.constant([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]), axisc=0)",
+    "tnp.cross(tnp.array([1.0, 2.0]), tnp.array([4.0, 5.0]))",
+    "tnp.divmod(tf.constant([7, -7]), 2)",
+    "tnp.divmod(tf.constant([7.5, -7.0]), 2)",
+    "tnp.gcd(tf.constant([0, 5]), tf.constant([0, 0]))",
+    "tnp.gcd(tf.constant([12, 18]), 8)",
+    "tnp.lcm(tf.constant([0, 5]), tf.constant([0, 3]))",
+    "tnp.lcm(tf.constant([4, 6]), 6)",
+    # nansum/nanprod keep weakness as sum/prod do (TF's go through a strong tf.where)
+    "tnp.nanprod(tf.constant([2.0, float('nan'), 3.0]))",
+    "tnp.nanprod(tf.constant([[2.0, float('nan')], [2.0, 3.0]]), axis=1)",
+    "tnp.nansum(tf.constant([1.0, float('nan'), 2.0]))",
+    "tnp.nansum(tf.constant([[1.0, float('nan')], [2.0, 3.0]]), axis=0)",
+    # hstack/vstack/dstack join like concatenate; roll keeps weakness as reshape and tile do
+    "tnp.dstack([tf.constant([1, 2]), tf.constant([3, 4])])",
+    "tnp.hstack([tf.constant(1.0), tf.constant([2.0, 3.0])])",
+    "tnp.roll(tf.constant([1.0, 2.0, 3.0, 4.0]), -5)",
+    "tnp.roll(tf.constant([[1, 2, 3], [4, 5, 6]]), (1, -1), axis=(0, 1))",
+    "tnp.roll(tf.constant([[1, 2, 3], [4, 5, 6]]), (1, 1), axis=(1, 1))",
+    "tnp.roll(tf.constant([[1, 2], [3, 4]]), 1)",
+    "tnp.roll(tf.constant([[1, 2], [3, 4]]), 1, axis=0)",
+    "tnp.vstack([tf.constant(1), tf.constant(2)])",
+    # float_power/nextafter/select/polyval join through the lattice; tril keeps weakness as triu does
+    "tnp.float_power(tf.constant([4.0]), 0.5)", "tnp.nextafter(tf.constant([1.0]), 2.0)",
+    "tnp.select([tnp.array([True, False, False]), tnp.array([False, True, False])], [tnp.array([1, 2, 3]), tnp.array([4, 5, 6])])",
+    "tnp.select([[True, False]], [[1.5, 2.5]])", "tnp.polyval([1, 2, 3], 2)",
+    "tnp.polyval([1.0, 0.5], tnp.array([1.0, 2.0]))", "tnp.tril([[1, 2], [3, 4]])",
 }
 
 
@@ -107,6 +146,28 @@ EXTENSIONS = {
     # every integer dtype indexes (TF: uint8, int8, int32, int64 only)
     "tf.one_hot(tf.constant([0, 2], tf.int16), 3)": ("float32", [2, 3], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
     "tf.one_hot(tf.constant([0, 2], tf.uint32), 3)": ("float32", [2, 3], [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]),
+    # NumPy's predicates of complex numbers (TF has no complex kernel): either part NaN / infinite
+    "tnp.isnan(tf.constant([1 + 1j, complex('nan')]))": ("bool", [2], [False, True]),
+    "tnp.isfinite(tf.constant([1 + 1j, complex('inf'), complex('nan')], tf.complex64))":
+        ("bool", [3], [True, False, False]),
+    # array-likes are converted (TF: AttributeError on a list)
+    "tnp.isinf([1.0, float('inf'), -float('inf')])": ("bool", [3], [False, True, True]),
+    "tnp.isneginf([1.0, -float('inf')])": ("bool", [2], [False, True]),
+    "tnp.logaddexp([1.0, 2.0], [3.0, -1.0])": _np(np.logaddexp(np.float32([1, 2]), np.float32([3, -1]))),
+    # NumPy's sign of unsigned integers, nansum of complex, tril of bool, argsort of bool
+    "tnp.sign(tf.constant([0, 3], tf.uint8))": ("uint8", [2], [0.0, 1.0]),
+    "tnp.nansum(tf.constant([1 + 1j, complex('nan')]))": ("complex128", [], [[1.0, 1.0]]),
+    "tnp.tril(tf.constant([[True, True], [True, True]]))": ("bool", [2, 2], [True, False, True, True]),
+    "tnp.argsort(tf.constant([True, False]))": ("int32", [2], [1.0, 0.0]),
+    # NumPy's roll: one shift broadcast over several axes
+    "tnp.roll(tf.constant([[1, 2, 3], [4, 5, 6]]), 2, axis=(0, 1))":
+        _np(np.roll(np.int32([[1, 2, 3], [4, 5, 6]]), 2, axis=(0, 1))),
+    # every integer dtype multiplies, joined by the lattice (TF's matmul has no int8/int16 kernel)
+    "tnp.inner(tf.constant([1, 2], tf.int8), tf.constant([3, 4], tf.int8))": ("int8", [], [11.0]),
+    "tnp.inner(tf.constant([1, 2], tf.int8), tf.constant([3, 4], tf.int16))": ("int16", [], [11.0]),
+    "tnp.tensordot(tf.constant([[1, 2], [3, 4]], tf.int16), tf.constant([[5], [6]], tf.int16), axes=(-1, 0))":
+        ("int16", [2, 1], [17.0, 39.0]),
+    "tnp.gcd(tf.constant([4], tf.uint8), tf.constant([6], tf.uint8))": ("uint8", [1], [2.0]),
 }
 DEVIATIONS = {
     "tnp.linspace(0, 10, 5, dtype=int)": ("int32", [5], [0.0, 2.0, 5.0, 7.0, 10.0]),
@@ -124,7 +185,25 @@ DEVIATIONS = {
     "tnp.hypot(tf.constant([3.0], tf.bfloat16), 4)": ("bfloat16", [1], [5.0]),
     "tnp.heaviside(1, 0.5)": ("float32", [], [1.0]),
     "tnp.arctan2(1.0, 2.0)": ("float32", [], [0.46364760398864746]),
+    "tnp.logspace(0, 1, 3, endpoint=False)": _np(np.float32(np.logspace(0, 1, 3, endpoint=False))),
+    "tnp.logspace(0, 2, 3, dtype=tnp.float64)": ("float64", [3], [1.0, 10.0, 100.0]),
+    "tnp.logspace(0, 2, 3, dtype=int)": ("int32", [3], [1.0, 10.0, 100.0]),
+    "tnp.geomspace(1, 1000, 4)": ("float32", [4], [1.0, 10.0, 100.0, 1000.0]),
+    "tnp.float_power(2, 0.5)": _np(np.float32(np.sqrt(2))),
+    "tnp.logaddexp(1, 2)": _np(np.logaddexp(np.float32(1), np.float32(2))),
+    "tnp.logaddexp2(tf.constant([1.0, 3.0]), tf.constant([3.0, -1.0]))":
+        _np(np.logaddexp2(np.float32([1, 3]), np.float32([3, -1]))),
+    "tnp.logaddexp2(1, tf.constant([2], tf.int8))": _np(np.logaddexp2(np.float32([1]), np.float32([2]))),
 }
+
+
+def _python(got):
+    """A non-tensor answer (tnp.ndim/shape/size/isscalar/result_type) in the golden format."""
+    if isinstance(got, tuple):
+        return [int(d) for d in got]
+    if isinstance(got, (tf.DType, np.dtype)):
+        return got.name
+    return got if isinstance(got, bool) else int(got)
 
 
 def _summary(got):
@@ -147,9 +226,14 @@ def test_expression_matches_tf(case):
                                                  "shape": DEVIATIONS[expr][1], "values": DEVIATIONS[expr][2]}
         assert (got.dtype.name, list(got.shape), encode(got)) == DEVIATIONS[expr]
         return
+    if "python" in want:
+        assert isinstance(got, (bool, int, tuple, tf.DType, np.dtype)), got
+        assert isinstance(got, bool) == isinstance(want["python"], bool), got
+        assert _python(got) == want["python"]
+        return
     if "parts" in want:
         # a list (tf.split) or named tuple (tf.unique) of tensors: each part as TF's
-        assert isinstance(got, (list, tuple)) and type(got).__name__ in ("list", "Unique", "UniqueWithCounts")
+        assert isinstance(got, (list, tuple)) and type(got).__name__ in ("list", "tuple", "Unique", "UniqueWithCounts")
         assert len(got) == len(want["parts"]), (len(got), len(want["parts"]))
         for g, w in zip(got, want["parts"]):
             _check_one(expr, g, w)

@@ -283,7 +283,7 @@ def tile(A, reps):  # noqa: N803 (NumPy's name)
     dtype and weakness."""
     x = _C.convert_to_tensor(A)
     reps = [int(reps)] if _np.ndim(reps) == 0 else [int(r) for r in reps]
-    if any(r < 0 for r in reps):
+    if _builtins.any(r < 0 for r in reps):
         raise ValueError(f"tile: reps must be non-negative, got {reps}")
     rank = _builtins.max(x.ndim, len(reps))  # `max` here is tnp.max
     x = _C.reshape(x, [1] * (rank - x.ndim) + list(x.shape))
@@ -318,3 +318,697 @@ def meshgrid(*xi, indexing="xy"):
         v = _C.reshape(v, view)
         out.append(_C.broadcast_to(v, shape))
     return out
+
+
+# ---- predicates and array facts (NumPy's names; results are strong bool tensors) ----------
+
+def _tensor(x):
+    return _C.convert_to_tensor(x)
+
+
+def _with_weak(t, weak):
+    """``t`` with weakness ``weak`` (the same values; a copy only if it changes)."""
+    if t.weak == weak:
+        return t
+    return _C._from_bytes(_np.ascontiguousarray(_np.asarray(t)).tobytes(), list(t.shape), t.dtype.name, bool(weak))
+
+
+def _false_like(x):
+    return _C.zeros(list(x.shape), _C.bool)
+
+
+def isnan(x):
+    """``tnp.isnan``: whether each element is NaN; a strong bool tensor. Integers and
+    bool are never NaN; a complex number is NaN if either part is (NumPy's rule; TF has
+    no complex kernel)."""
+    x = _tensor(x)
+    if x.dtype.is_complex:
+        return _C.logical_or(_C.is_nan(_C.real(x)), _C.is_nan(_C.imag(x)))
+    if not x.dtype.is_floating:
+        return _false_like(x)
+    return _C.is_nan(x)
+
+
+def isinf(x):
+    """``tnp.isinf``: whether each element is +inf or -inf; a strong bool tensor
+    (integers and bool never are; complex: either part infinite, as NumPy)."""
+    x = _tensor(x)
+    if x.dtype.is_complex:
+        return _C.logical_or(_C.is_inf(_C.real(x)), _C.is_inf(_C.imag(x)))
+    if not x.dtype.is_floating:
+        return _false_like(x)
+    return _C.is_inf(x)
+
+
+def isfinite(x):
+    """``tnp.isfinite``: whether each element is neither infinite nor NaN; a strong bool
+    tensor (integers and bool always are; complex: both parts finite, as NumPy)."""
+    x = _tensor(x)
+    if x.dtype.is_complex:
+        return _C.logical_and(_C.is_finite(_C.real(x)), _C.is_finite(_C.imag(x)))
+    if not x.dtype.is_floating:
+        return _C.logical_not(_false_like(x))
+    return _C.is_finite(x)
+
+
+def isposinf(x):
+    """``tnp.isposinf``: whether each element is +inf; a strong bool tensor of the
+    input's shape (all false for integers and bool, as NumPy; TF returns a Python
+    ``False`` for them)."""
+    x = _tensor(x)
+    if not x.dtype.is_floating:
+        return _false_like(x)
+    return _C.logical_and(_C.is_inf(x), _C.greater(x, 0))
+
+
+def isneginf(x):
+    """``tnp.isneginf``: whether each element is -inf; as ``isposinf``."""
+    x = _tensor(x)
+    if not x.dtype.is_floating:
+        return _false_like(x)
+    return _C.logical_and(_C.is_inf(x), _C.less(x, 0))
+
+
+def isreal(x):
+    """``tnp.isreal``: whether each element's imaginary part is zero (always true for
+    non-complex dtypes); a strong bool tensor."""
+    x = _tensor(x)
+    if x.dtype.is_complex:
+        return _C.equal(_C.imag(x), 0)
+    return _C.logical_not(_false_like(x))
+
+
+def iscomplex(x):
+    """``tnp.iscomplex``: whether each element's imaginary part is nonzero (never for
+    non-complex dtypes); a strong bool tensor."""
+    x = _tensor(x)
+    if x.dtype.is_complex:
+        return _C.not_equal(_C.imag(x), 0)
+    return _false_like(x)
+
+
+def iscomplexobj(x):
+    """``tnp.iscomplexobj``: whether ``x`` (converted as ``asarray`` would) has a complex
+    dtype; a Python bool."""
+    return bool(_tensor(x).dtype.is_complex)
+
+
+def isrealobj(x):
+    """``tnp.isrealobj``: ``not iscomplexobj(x)``; a Python bool."""
+    return not iscomplexobj(x)
+
+
+def isscalar(num):
+    """``tnp.isscalar``: whether ``num`` has no axes, as TF's tnp: Python and NumPy
+    scalars, strings and 0-d tensors are scalars; a Python bool."""
+    if isinstance(num, _C.Tensor):
+        return num.ndim == 0
+    return bool(_np.ndim(num) == 0)
+
+
+def sign(x):
+    """``tnp.sign``: -1, 0 or 1 by the sign of each element (NaN stays NaN, ``z/|z|``
+    for complex), in the input's dtype and weakness. Unsigned integers are 0 or 1 (as
+    NumPy; TF has no kernel); bool is refused, as by NumPy and TF."""
+    x = _tensor(x)
+    if x.dtype.is_unsigned:
+        return _C.cast(_C.not_equal(x, 0), x.dtype)  # unsigned tensors are never weak
+    return _C.sign(x)
+
+
+def ndim(a):
+    """``tnp.ndim``: the number of axes of ``a`` (converted as ``asarray``); a Python int."""
+    return int(a.ndim) if isinstance(a, _C.Tensor) else int(_tensor(a).ndim)
+
+
+def shape(a):
+    """``tnp.shape``: ``a``'s shape as a tuple of ints (TF returns a ``TensorShape``,
+    which compares equal to the tuple)."""
+    return tuple(int(d) for d in (a if isinstance(a, _C.Tensor) else _tensor(a)).shape)
+
+
+def size(x, axis=None):
+    """``tnp.size``: the number of elements of ``x`` (along ``axis`` if given, as NumPy;
+    TF refuses ``axis``); a Python int."""
+    s = shape(x)
+    if axis is None:
+        return int(_np.prod(s, dtype=_np.int64))
+    return s[int(axis)]
+
+
+# ---- bitwise functions, truth reductions, NaN-skipping reductions ----------------------
+
+def bitwise_and(x1, x2):
+    """``tnp.bitwise_and``: element-wise AND of integers or bools; the operands join
+    through the lattice (dtype and weakness, as ``&`` does; TF's is strong)."""
+    return _C.bitwise_and(x1, x2)
+
+
+def bitwise_or(x1, x2):
+    """``tnp.bitwise_or``: element-wise OR; promotes as ``bitwise_and``."""
+    return _C.bitwise_or(x1, x2)
+
+
+def bitwise_xor(x1, x2):
+    """``tnp.bitwise_xor``: element-wise XOR; promotes as ``bitwise_and``."""
+    return _C.bitwise_xor(x1, x2)
+
+
+def _axis(axis):
+    if axis is None:
+        return None
+    return [int(a) for a in axis] if isinstance(axis, (list, tuple)) else int(axis)
+
+
+def _count_true(a, axis, keepdims):
+    return _C.reduce_sum(_C.cast(_truth(a), _C.int64), axis=_axis(axis), keepdims=bool(keepdims))
+
+
+def all(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
+    """``tnp.all``: whether every element along ``axis`` (all axes if ``None``) is
+    true (nonzero); a strong bool tensor (true for no elements)."""
+    a = _tensor(a)
+    return _C.equal(_count_true(_C.logical_not(_truth(a)), axis, keepdims), 0)
+
+
+def any(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
+    """``tnp.any``: whether some element along ``axis`` is true (nonzero); a strong
+    bool tensor (false for no elements)."""
+    return _C.greater(_count_true(a, axis, keepdims), 0)
+
+
+def count_nonzero(a, axis=None):
+    """``tnp.count_nonzero``: the number of nonzero (true; NaN counts) elements along
+    ``axis`` (all axes if ``None``); a strong int64 tensor."""
+    return _count_true(a, axis, False)
+
+
+def nansum(a, axis=None, dtype=None, keepdims=False):
+    """``tnp.nansum``: ``sum`` with NaNs counted as zero; dtype and weakness are
+    ``sum``'s (small integers widen to 32 bits; weak inputs give weak results, where
+    TF's nansum is strong)."""
+    a = _tensor(a)
+    if a.dtype.is_floating or a.dtype.is_complex:
+        a = _C.where(isnan(a), _C.zeros_like(a), a)
+    return sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, keepdims=False):
+    """``tnp.nanprod``: ``prod`` with NaNs counted as one; dtype and weakness are
+    ``prod``'s."""
+    a = _tensor(a)
+    if a.dtype.is_floating or a.dtype.is_complex:
+        a = _C.where(isnan(a), _C.ones_like(a), a)
+    return prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def ptp(a, axis=None, keepdims=False):
+    """``tnp.ptp``: ``max - min`` along ``axis`` (all axes if ``None``), in the input's
+    dtype and weakness (integers wrap, as NumPy and TF)."""
+    a = _tensor(a)
+    return _C.subtract(amax(a, axis=axis, keepdims=keepdims), amin(a, axis=axis, keepdims=keepdims))
+
+
+# ---- stacking, triangles, rolling ------------------------------------------------------
+
+def _atleast(arys, rank):
+    out = []
+    for a in arys:
+        x = _tensor(a)
+        if x.ndim < rank:
+            s = list(x.shape)
+            if rank == 3 and x.ndim == 1:
+                s = [1] + s + [1]
+            elif rank == 3 and x.ndim == 2:
+                s = s + [1]
+            else:
+                s = [1] * (rank - x.ndim) + s
+            x = _C.reshape(x, s)
+        out.append(x)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arys):
+    """``tnp.atleast_1d``: each input with at least one axis (a scalar becomes shape
+    ``(1,)``), in its own dtype and weakness; a list when given several inputs."""
+    return _atleast(arys, 1)
+
+
+def atleast_2d(*arys):
+    """``tnp.atleast_2d``: each input with at least two axes (leading 1s added), in its
+    own dtype and weakness; a list when given several inputs."""
+    return _atleast(arys, 2)
+
+
+def atleast_3d(*arys):
+    """``tnp.atleast_3d``: each input with at least three axes (NumPy's rule: ``()`` to
+    ``(1, 1, 1)``, ``(N,)`` to ``(1, N, 1)``, ``(M, N)`` to ``(M, N, 1)``), in its own
+    dtype and weakness; a list when given several inputs."""
+    return _atleast(arys, 3)
+
+
+def _as_list(v):
+    return v if isinstance(v, list) else [v]
+
+
+def hstack(tup):
+    """``tnp.hstack``: concatenates along axis 1 (axis 0 if the inputs are 1-D, scalars
+    becoming 1-D); dtypes join through the lattice, as ``concatenate``."""
+    arrs = _as_list(atleast_1d(*tup))
+    return _C.concat(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
+
+
+def vstack(tup):
+    """``tnp.vstack``: the inputs made at least 2-D, concatenated along axis 0; dtypes
+    join through the lattice, as ``concatenate``."""
+    return _C.concat(_as_list(atleast_2d(*tup)), 0)
+
+
+def dstack(tup):
+    """``tnp.dstack``: the inputs made at least 3-D (as ``atleast_3d``), concatenated
+    along axis 2; dtypes join through the lattice, as ``concatenate``."""
+    return _C.concat(_as_list(atleast_3d(*tup)), 2)
+
+
+def tri(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
+    """``tnp.tri(N, M=None, k=0, dtype=float)``: ones at and below diagonal ``k``,
+    zeros above; strong, float32 by default."""
+    n = int(N)
+    m = n if M is None else int(M)
+    if n < 0 or m < 0:
+        raise ValueError(f"tri: negative dimensions are not allowed (N={n}, M={m})")
+    rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
+    cols = _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
+    return _C.cast(_C.greater_equal(rows, cols), dtype)
+
+
+def tril(m, k=0):
+    """``tnp.tril``: the elements of the last two axes at and below diagonal ``k``,
+    zeros above (``False`` for bool); the input's dtype and weakness, as ``triu``.
+    Inputs of rank < 2 are a ValueError, as in TF."""
+    x = _tensor(m)
+    if x.ndim < 2:
+        raise ValueError("Argument to tril must have rank at least 2")
+    mask = tri(x.shape[-2], x.shape[-1], k, dtype=_C.bool)
+    return _C.where(mask, x, _C.zeros_like(x))
+
+
+def roll(a, shift, axis=None):
+    """``tnp.roll``: elements shifted by ``shift`` places along ``axis`` (of the
+    flattened input if ``None``), wrapping around; ``shift`` and ``axis`` may be
+    sequences (broadcast against each other, shifts of a repeated axis add up, as
+    NumPy). Keeps the input's dtype and weakness, as ``reshape``."""
+    x = _tensor(a)
+    if axis is None:
+        return _C.reshape(roll(ravel(x), shift, 0), list(x.shape))
+    shifts, axes = _np.broadcast_arrays(_np.asarray(shift, dtype=_np.int64), _np.asarray(axis, dtype=_np.int64))
+    total = {}
+    for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
+        if not -x.ndim <= ax < x.ndim:
+            raise _C.errors.InvalidArgumentError(f"roll: axis {ax} is out of range for rank {x.ndim}")
+        ax %= x.ndim
+        total[ax] = total.get(ax, 0) + s
+    for ax, s in total.items():
+        n = int(x.shape[ax])
+        if n == 0 or s % n == 0:
+            continue
+        cut = n - s % n
+        head = (slice(None),) * ax
+        x = _C.concat([x[head + (slice(cut, None),)], x[head + (slice(0, cut),)]], ax)
+    return x
+
+
+# ---- products, broadcasting, indexing, comparison, sorting --------------------------
+
+def inner(a, b):
+    """``tnp.inner``: the sum over the last axes of ``a`` and ``b`` (a scalar operand
+    multiplies); result shape ``a.shape[:-1] + b.shape[:-1]``. Runs as an einsum, so
+    mixed dtypes join through the lattice."""
+    a, b = _tensor(a), _tensor(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _C.multiply(a, b)
+    if a.ndim + b.ndim - 1 > len(_LETTERS):
+        raise ValueError(f"inner: ranks {a.ndim} and {b.ndim} need too many labels")
+    k = _LETTERS[-1]
+    la = _LETTERS[: a.ndim - 1]
+    lb = _LETTERS[a.ndim - 1: a.ndim - 1 + b.ndim - 1]
+    return _C.einsum(f"{la}{k},{lb}{k}->{la}{lb}", a, b)
+
+
+def vdot(a, b):
+    """``tnp.vdot``: ``sum(conj(ravel(a)) * ravel(b))``, a 0-d tensor; dtypes join
+    through the lattice."""
+    a, b = ravel(_tensor(a)), ravel(_tensor(b))
+    if a.dtype.is_complex:
+        a = _C.conj(a)
+    return _C.einsum("i,i->", a, b)
+
+
+def tensordot(a, b, axes=2):
+    """``tnp.tensordot``: sums over ``axes`` (an int ``n``: ``a``'s last ``n`` axes with
+    ``b``'s first ``n``; or a pair of axis lists); the free axes of ``a`` then of ``b``
+    remain. Runs as an einsum, so mixed dtypes join through the lattice."""
+    a, b = _tensor(a), _tensor(b)
+    if _np.ndim(axes) == 0:
+        n = int(axes)
+        if n < 0 or n > a.ndim or n > b.ndim:
+            raise ValueError(f"tensordot: axes={n} does not fit ranks {a.ndim} and {b.ndim}")
+        ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
+    else:
+        ax_a, ax_b = axes
+        ax_a = [int(v) % _builtins.max(a.ndim, 1) for v in (ax_a if _np.ndim(ax_a) else [ax_a])]
+        ax_b = [int(v) % _builtins.max(b.ndim, 1) for v in (ax_b if _np.ndim(ax_b) else [ax_b])]
+        if len(ax_a) != len(ax_b):
+            raise ValueError(f"tensordot: {len(ax_a)} axes of a against {len(ax_b)} of b")
+    if a.ndim + b.ndim > len(_LETTERS):
+        raise ValueError(f"tensordot: ranks {a.ndim} and {b.ndim} need too many labels")
+    la = list(_LETTERS[: a.ndim])
+    lb = list(_LETTERS[a.ndim: a.ndim + b.ndim])
+    for i, j in zip(ax_a, ax_b):
+        lb[j] = la[i]
+    out = [c for i, c in enumerate(la) if i not in ax_a] + [c for j, c in enumerate(lb) if j not in ax_b]
+    return _C.einsum(f"{''.join(la)},{''.join(lb)}->{''.join(out)}", a, b)
+
+
+def kron(a, b):
+    """``tnp.kron``: the Kronecker product (the inputs' shapes padded with leading 1s
+    to one rank; block ``i`` is ``a[i] * b``). Runs as an einsum, so mixed dtypes join
+    through the lattice."""
+    a, b = _tensor(a), _tensor(b)
+    nd = _builtins.max(a.ndim, b.ndim)
+    if nd == 0:
+        return _C.einsum(",->", a, b)
+    if 2 * nd > len(_LETTERS):
+        raise ValueError(f"kron: rank {nd} needs too many labels")
+    sa = [1] * (nd - a.ndim) + list(a.shape)
+    sb = [1] * (nd - b.ndim) + list(b.shape)
+    a, b = _C.reshape(a, sa), _C.reshape(b, sb)
+    la, lb = _LETTERS[:nd], _LETTERS[nd: 2 * nd]
+    prod_ = _C.einsum(f"{la},{lb}->{''.join(x + y for x, y in zip(la, lb))}", a, b)
+    return _C.reshape(prod_, [int(x) * int(y) for x, y in zip(sa, sb)])
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """``tnp.cross``: the cross product of 2- or 3-component vectors along ``axisa`` /
+    ``axisb`` (``axis`` sets all three); two 2-vectors give the scalar z component,
+    a 2-vector is taken with z = 0. Computed with ``*`` and ``-``, so dtypes and
+    weakness join through the lattice; the components go along ``axisc``."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = moveaxis(_tensor(a), int(axisa), 0)
+    b = moveaxis(_tensor(b), int(axisb), 0)
+    na, nb = int(a.shape[0]), int(b.shape[0])
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError(f"cross: incompatible dimensions for cross product (dimension must be 2 or 3), got {na} and {nb}")
+    mul, sub = _C.multiply, _C.subtract
+    z = sub(mul(a[0], b[1]), mul(a[1], b[0]))
+    if na == 2 and nb == 2:
+        return z
+    if na == 2:
+        x = mul(a[1], b[2])
+        y = _C.negative(mul(a[0], b[2]))
+    elif nb == 2:
+        x = _C.negative(mul(a[2], b[1]))
+        y = mul(a[2], b[0])
+    else:
+        x = sub(mul(a[1], b[2]), mul(a[2], b[1]))
+        y = sub(mul(a[2], b[0]), mul(a[0], b[2]))
+    out = _C.stack([x, y, z], 0)
+    return moveaxis(out, 0, int(axisc))
+
+
+def broadcast_arrays(*args):
+    """``tnp.broadcast_arrays``: the inputs broadcast to their common shape (NumPy's
+    rules), each in its own dtype, as strong zero-copy views (as ``broadcast_to``); a
+    list."""
+    ts = [_tensor(a) for a in args]
+    try:
+        target = list(_np.broadcast_shapes(*(tuple(int(d) for d in t.shape) for t in ts)))
+    except ValueError as e:
+        raise _C.errors.InvalidArgumentError(f"broadcast_arrays: {e}") from None
+    return [_C.broadcast_to(t, target) for t in ts]
+
+
+def take_along_axis(arr, indices, axis):
+    """``tnp.take_along_axis``: ``arr``'s elements at ``indices`` along ``axis`` (the
+    other axes broadcast, as NumPy; ``axis=None``: of the flattened ``arr``); negative
+    indices count from the end, out-of-range ones are an InvalidArgumentError. Strong,
+    in ``arr``'s dtype, as ``gather``."""
+    a = _tensor(arr)
+    idx = _np.asarray(_tensor(indices))
+    if not _np.issubdtype(idx.dtype, _np.integer):
+        raise TypeError(f"take_along_axis: indices must be integers, got {idx.dtype}")
+    if axis is None:
+        a, axis = ravel(a), 0
+    if idx.ndim != a.ndim:
+        raise ValueError(f"take_along_axis: indices of rank {idx.ndim} for an array of rank {a.ndim}")
+    axis = int(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise _C.errors.InvalidArgumentError(f"take_along_axis: axis {axis} is out of range for rank {a.ndim}")
+    axis %= a.ndim
+    shp = [int(d) for d in a.shape]
+    n = shp[axis]
+    idx = idx.astype(_np.int64)
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        raise _C.errors.InvalidArgumentError(f"take_along_axis: index out of range [{-n}, {n}) along axis {axis}")
+    idx = _np.where(idx < 0, idx + n, idx)
+    other = [1 if d == axis else shp[d] for d in range(a.ndim)]
+    out_shape = list(_np.broadcast_shapes(tuple(other), tuple(idx.shape[d] if d != axis else 1 for d in range(a.ndim))))
+    out_shape[axis] = idx.shape[axis]
+    idx = _np.broadcast_to(idx, out_shape)
+    coords = list(_np.indices(out_shape, sparse=True))
+    coords = [idx if d == axis else (coords[d] if shp[d] != 1 else _np.zeros_like(coords[d])) for d in range(a.ndim)]
+    flat = _np.ravel_multi_index(_np.broadcast_arrays(*coords), shp) if shp else _np.zeros(out_shape, _np.int64)
+    return _C.reshape(_C.gather(ravel(a), _C.constant(_np.ascontiguousarray(flat, _np.int64).ravel())), out_shape)
+
+
+def array_equal(a1, a2):
+    """``tnp.array_equal``: whether the inputs have the same shape and equal elements
+    (compared in their lattice join; NaN is unequal to NaN); a strong bool scalar."""
+    x, y = _tensor(a1), _tensor(a2)
+    if tuple(x.shape) != tuple(y.shape):
+        return _C.constant(False)
+    return _C.constant(bool(_np.all(_np.asarray(_C.equal(x, y)))))
+
+
+def argsort(a, axis=-1, kind="quicksort", order=None):
+    """``tnp.argsort``: the indices that sort ``a`` along ``axis`` (of the flattened
+    ``a`` if ``None``), ascending, NaNs last, ties in their original order (every
+    ``kind`` is stable); strong int32, as in TF (NumPy: int64)."""
+    del kind
+    if order is not None:
+        raise ValueError("argsort: 'order' argument to sort is not supported")
+    x = _np.asarray(_tensor(a))
+    if axis is None:
+        x, axis = x.ravel(), 0
+    return _C.constant(_np.argsort(x, axis=int(axis), kind="stable").astype(_np.int32))
+
+
+# ---- binary float and integer functions, dtype queries --------------------------------
+
+def _joined(x1, x2, floating):
+    """Both operands converted to their lattice join (dtype and weakness); integers and
+    bool go to float32 when ``floating``, as every tnp float function computes them."""
+    x, y = _tensor(x1), _tensor(x2)
+    dt, weak = _C.result_type(x, y)
+    if floating and not (dt.is_floating or dt.is_complex):
+        dt = _C.float32
+    return _with_weak(_C.cast(x, dt), weak), _with_weak(_C.cast(y, dt), weak)
+
+
+def logaddexp(x1, x2):
+    """``tnp.logaddexp``: ``log(exp(x1) + exp(x2))`` without overflow (``max + log1p(exp(-|x1 - x2|))``;
+    equal infinities give themselves). The operands join through the lattice;
+    integers compute in float32, as every tnp float function."""
+    x, y = _joined(x1, x2, True)
+    out = _C.add(_C.maximum(x, y), log1p(exp(_C.negative(_C.abs(_C.subtract(x, y))))))
+    return _C.where(_C.equal(x, y), _C.add(x, float(_np.log(2.0))), out)
+
+
+def logaddexp2(x1, x2):
+    """``tnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` without overflow; promotes as
+    ``logaddexp``."""
+    x, y = _joined(x1, x2, True)
+    tail = _C.multiply(log1p(exp2(_C.negative(_C.abs(_C.subtract(x, y))))), float(1.0 / _np.log(2.0)))
+    return _C.where(_C.equal(x, y), _C.add(x, 1.0), _C.add(_C.maximum(x, y), tail))
+
+
+def divmod(x1, x2):  # noqa: A001 (NumPy's name)
+    """``tnp.divmod``: ``(floor_divide(x1, x2), mod(x1, x2))``, both in the operands'
+    lattice join (dtype and weakness)."""
+    return (_C.floordiv(x1, x2), _C.floormod(x1, x2))
+
+
+def _int_operands(x1, x2, name):
+    x, y = _joined(x1, x2, False)
+    if not x.dtype.is_integer:
+        raise TypeError(f"{name}: integer operands required, got {x.dtype.name}")
+    return x, y
+
+
+def gcd(x1, x2):
+    """``tnp.gcd``: the non-negative greatest common divisor of integers (``gcd(0, 0)``
+    is 0); the operands join through the lattice (dtype and weakness)."""
+    a, b = _int_operands(x1, x2, "gcd")
+    if not a.dtype.is_unsigned:
+        a, b = _C.abs(a), _C.abs(b)
+    a, b = _C.add(a, _C.zeros_like(b)), _C.add(b, _C.zeros_like(a))  # broadcast both
+    zero = _C.zeros_like(b)
+    while _builtins.bool(_np.any(_np.asarray(_C.not_equal(b, zero)))):
+        nz = _C.not_equal(b, zero)
+        safe = _C.where(nz, b, _C.ones_like(b))
+        a, b = _C.where(nz, b, a), _C.where(nz, _C.floormod(a, safe), zero)
+    return a
+
+
+def lcm(x1, x2):
+    """``tnp.lcm``: the non-negative least common multiple of integers (0 if either is
+    0); the operands join through the lattice (dtype and weakness)."""
+    a, b = _int_operands(x1, x2, "lcm")
+    g = gcd(a, b)
+    nz = _C.not_equal(g, _C.zeros_like(g))
+    if not a.dtype.is_unsigned:
+        a, b = _C.abs(a), _C.abs(b)
+    q = _C.floordiv(a, _C.where(nz, g, _C.ones_like(g)))
+    return _C.where(nz, _C.multiply(q, b), _C.zeros_like(g))
+
+
+def result_type(*arrays_and_dtypes):
+    """``tnp.result_type``: the lattice join of the arguments' dtypes (Python scalars
+    and tensors weak or strong as given; dtypes strong); a ``lattensor.DType``."""
+    args = [_C.as_dtype(a) if isinstance(a, (type, _np.dtype, str)) and not isinstance(a, _C.Tensor) else a
+            for a in arrays_and_dtypes]
+    return _C.result_type(*args)[0]
+
+
+def promote_types(type1, type2):
+    """``tnp.promote_types``: the lattice's join of two (strong) dtypes, as a NumPy
+    dtype. TF 2.21 returns NumPy's table instead (``promote_types(int32, float16)`` is
+    float64 there, float16 here and in TF's own ops)."""
+    dt, _ = _C.result_type(_C.as_dtype(type1), _C.as_dtype(type2))
+    return _np.dtype(dt.as_numpy_dtype)
+
+
+def float_power(x1, x2):
+    """``tnp.float_power``: ``x1 ** x2`` computed as a float: the operands' lattice join,
+    integers and bool as float32 (tnp's rule for float functions; weakness kept)."""
+    x, y = _joined(x1, x2, True)
+    return _C.pow(x, y)
+
+
+def nextafter(x1, x2):
+    """``tnp.nextafter``: the next representable value after ``x1`` towards ``x2``, in the
+    operands' lattice join (integers as float32; weakness kept)."""
+    x, y = _joined(x1, x2, True)
+    if x.dtype.is_complex:
+        raise TypeError("nextafter: complex operands are not supported")
+    out = _np.nextafter(*_np.broadcast_arrays(_np.asarray(x), _np.asarray(y)))
+    return _with_weak(_C.cast(_C.constant(_np.ascontiguousarray(out)), x.dtype), x.weak)
+
+
+def select(condlist, choicelist, default=0):
+    """``tnp.select``: for each element, the value of ``choicelist[i]`` for the first true
+    ``condlist[i]`` (nonzero is true), else ``default``; everything broadcast, the
+    choices and ``default`` joined through the lattice (as ``where`` joins them)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError(f"select: {len(condlist)} conditions for {len(choicelist)} choices")
+    out = _tensor(default)
+    for cond, choice in reversed(list(zip(condlist, choicelist))):
+        out = _C.where(_truth(cond), choice, out)
+    return out
+
+
+def compress(condition, a, axis=None):
+    """``tnp.compress``: the slices of ``a`` along ``axis`` (of the flattened ``a`` if
+    ``None``) where the 1-D ``condition`` is true (nonzero); a shorter ``condition`` is
+    padded with false, as NumPy. Strong, in ``a``'s dtype, as ``gather``."""
+    c = _np.asarray(_truth(condition))
+    if c.ndim != 1:
+        raise ValueError(f"compress: condition must be 1-D, got rank {c.ndim}")
+    x = _tensor(a)
+    if axis is None:
+        x, axis = ravel(x), 0
+    n = int(x.shape[int(axis)])
+    if c.size > n and c[n:].any():
+        raise _C.errors.InvalidArgumentError(f"compress: condition has a true element beyond the axis' {n} entries")
+    keep = _np.nonzero(c[:n])[0].astype(_np.int64)
+    return _C.gather(x, _C.constant(keep), axis=int(axis))
+
+
+def diag_indices(n, ndim=2):
+    """``tnp.diag_indices``: ``ndim`` copies of ``range(n)`` (strong int32), the index
+    arrays of the main diagonal of an ``(n,) * ndim`` array."""
+    if int(n) < 0:
+        raise ValueError(f"diag_indices: n must be non-negative, got {n}")
+    r = _C.range(int(n), dtype=_C.int32)
+    return tuple(r for _ in range(int(ndim)))
+
+
+def ix_(*args):
+    """``tnp.ix_``: open-mesh index arrays: the k-th 1-D input reshaped to have its
+    length on axis k and 1 elsewhere (bool inputs become the indices of their true
+    elements); dtype and weakness kept, as ``reshape``."""
+    out = []
+    for k, v in enumerate(args):
+        t = _tensor(v)
+        if t.ndim != 1:
+            raise ValueError(f"ix_: inputs must be 1-D, got rank {t.ndim}")
+        if t.dtype.is_bool:
+            t = nonzero(t)[0]
+        shape_ = [1] * len(args)
+        shape_[k] = int(t.shape[0])
+        out.append(_C.reshape(t, shape_))
+    return out
+
+
+def polyval(p, x):
+    """``tnp.polyval``: the polynomial with coefficients ``p`` (highest degree first) at
+    ``x``, by Horner's rule (``y = y * x + p[i]`` from ``y = zeros_like(x)``): dtypes and
+    weakness join through the lattice."""
+    p, x = _tensor(p), _tensor(x)
+    y = _C.zeros_like(x)
+    for i in range(int(p.shape[0]) if p.ndim else 1):
+        y = _C.add(_C.multiply(y, x), p[i] if p.ndim else p)
+    return y
+
+
+# ---- log-spaced ranges and NumPy's abstract dtype names --------------------------------
+
+inexact, object_, string_, unicode_ = _np.inexact, _np.object_, _np.bytes_, _np.str_
+
+
+def issubdtype(arg1, arg2):
+    """``tnp.issubdtype``: NumPy's ``issubdtype`` (lattensor dtypes are taken as their
+    NumPy dtypes); a Python bool."""
+    conv = [a.as_numpy_dtype if isinstance(a, _C.DType) else a for a in (arg1, arg2)]
+    return bool(_np.issubdtype(*conv))
+
+
+def _spaced(values, dtype):
+    if values.size * 8 > _C.max_tensor_bytes():
+        from lattensor.errors import ResourceExhaustedError
+
+        raise ResourceExhaustedError(f"{values.size} values exceed max_tensor_bytes ({_C.max_tensor_bytes()})")
+    dt = _C.as_dtype(float if dtype is None else dtype)
+    if dt.is_integer:
+        values = _np.trunc(values)  # NumPy's astype of the float64 values
+    return _C.cast(_C.constant(_np.ascontiguousarray(values)), dt)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """``tnp.logspace``: ``base ** linspace(start, stop, num)``, computed in float64 and
+    rounded once to ``dtype`` (float32 by default, as TF; integers truncated, as NumPy's
+    cast). TF 2.21 ignores ``dtype``."""
+    exps = _np.linspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
+                        endpoint=bool(endpoint), axis=int(axis))
+    return _spaced(_np.power(_np.float64(base), exps), dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """``tnp.geomspace``: ``num`` values from ``start`` to ``stop`` in geometric
+    progression (NumPy's algorithm in float64: exact endpoints), rounded once to
+    ``dtype``: float32 by default (tnp's ``float``); TF 2.21 returns float64 computed
+    through float32 (``geomspace(1, 1000, 4)[1]`` is 10.0000003)."""
+    values = _np.geomspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
+                           endpoint=bool(endpoint), axis=int(axis))
+    return _spaced(values, dtype)
