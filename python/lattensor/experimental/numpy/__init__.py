@@ -337,27 +337,27 @@ def _false_like(x):
     return _C.zeros(list(x.shape), _C.bool)
 
 
+def _either_part(test, x):
+    """``test`` of a float tensor; of either part of a complex one (NumPy's rule);
+    false for integers and bool, which are never NaN or infinite."""
+    if x.dtype.is_complex:
+        return _C.logical_or(test(_C.real(x)), test(_C.imag(x)))
+    if not x.dtype.is_floating:
+        return _false_like(x)
+    return test(x)
+
+
 def isnan(x):
     """``tnp.isnan``: whether each element is NaN; a strong bool tensor. Integers and
     bool are never NaN; a complex number is NaN if either part is (NumPy's rule; TF has
     no complex kernel)."""
-    x = _tensor(x)
-    if x.dtype.is_complex:
-        return _C.logical_or(_C.is_nan(_C.real(x)), _C.is_nan(_C.imag(x)))
-    if not x.dtype.is_floating:
-        return _false_like(x)
-    return _C.is_nan(x)
+    return _either_part(_C.is_nan, _tensor(x))
 
 
 def isinf(x):
     """``tnp.isinf``: whether each element is +inf or -inf; a strong bool tensor
     (integers and bool never are; complex: either part infinite, as NumPy)."""
-    x = _tensor(x)
-    if x.dtype.is_complex:
-        return _C.logical_or(_C.is_inf(_C.real(x)), _C.is_inf(_C.imag(x)))
-    if not x.dtype.is_floating:
-        return _false_like(x)
-    return _C.is_inf(x)
+    return _either_part(_C.is_inf, _tensor(x))
 
 
 def isfinite(x):
