@@ -204,7 +204,7 @@ EXPRS = [
     "tf.one_hot([0, 1], 3, dtype=tf.int32, on_value=tnp.array(2))", "tf.one_hot([0, 1], 3, on_value=2, off_value=tnp.array(0))",
     "tf.one_hot(tnp.array([0, 1]), 3)", "tf.one_hot([True], 3)", "tf.one_hot([0, 1], 2, on_value=-0.0, off_value=float('nan'))",
     # shape, size, rank
-    "tf.shape(tf.ones([2, 3]))", "tf.shape(tf.ones([2, 3]), out_type=tf.int64)", "tf.shape(5)", "tf.shape([])",
+    "tf.shape(tf.ones([2, 3]))", "tf.shape(tf.ones([2, 3]), out_type=tf.int64)", "tf.shape(5)", "tf.shape([])", "tf.constant([], tf.int32)", "tf.constant([[], []], tf.bool)",
     "tf.size(tf.ones([2, 3]))", "tf.size([[1, 2]], out_type=tf.int64)", "tf.rank(tf.ones([2, 3]))", "tf.rank(1.0)",
     # predicates and array facts
     "tnp.isnan(tnp.array([1.0, float('nan')]))", "tnp.isnan(1.0)", "tnp.isnan([1, 2])", "tnp.isnan(tf.constant([1], tf.int8))",

@@ -177,6 +177,8 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 /// assert_eq!((b.dtype(), b.is_weak(), b.item::<f32>().unwrap()), (DType::F32, false, 10.0));
 /// assert!(constant_as(1.5, DType::I32).is_err());
 /// assert_eq!(constant_as(300, DType::I8).unwrap().item::<i8>().unwrap(), 44);
+/// // an empty list has no values to convert: any dtype (as TF's `tf.constant([], tf.int32)`)
+/// assert_eq!(constant_as(Vec::<f64>::new(), DType::I32).unwrap().shape(), &[0]);
 /// ```
 ///
 /// # Errors
@@ -185,6 +187,15 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
     let from = value.lattice_type()?;
+    let empty = match &value {
+        Value::Tensor(t) => t.numel() == 0,
+        Value::List { items, .. } => items.is_empty(),
+        _ => false,
+    };
+    if from.weak && empty {
+        // no values and no declared dtype (`tf.constant([], tf.int32)`): nothing to convert
+        return value.materialize(dtype);
+    }
     let target = LatticeType::strong(dtype);
     let r = promote::promote_for("constant", from, target, promote::current_mode())?;
     if r.dtype != dtype {
