@@ -116,15 +116,21 @@ def full(shape, fill_value, dtype=None):
         raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}") from None
 
 
-def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
-    """``tnp.eye(N, M=None, k=0, dtype=float)``: ones on diagonal ``k``."""
+def _diagonal_grid(op, N, M, k):  # noqa: N803 (NumPy's names)
+    """Row indices shifted by ``k`` (a column) and column indices (a row) of an
+    ``N × M`` grid, to compare into ``eye``/``tri``; the comparison allocates n·m
+    bools (within lattensor's size limit, or an error)."""
     n = int(N)
     m = n if M is None else int(M)
     if n < 0 or m < 0:
-        raise ValueError(f"eye: negative dimensions are not allowed (N={n}, M={m})")
+        raise ValueError(f"{op}: negative dimensions are not allowed (N={n}, M={m})")
     rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
-    cols = _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
-    # the comparison allocates n·m bools (within lattensor's size limit, or an error)
+    return rows, _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
+
+
+def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
+    """``tnp.eye(N, M=None, k=0, dtype=float)``: ones on diagonal ``k``."""
+    rows, cols = _diagonal_grid("eye", N, M, k)
     return _C.cast(_C.equal(cols, rows), dtype)
 
 
@@ -593,12 +599,7 @@ def dstack(tup):
 def tri(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
     """``tnp.tri(N, M=None, k=0, dtype=float)``: ones at and below diagonal ``k``,
     zeros above; strong, float32 by default."""
-    n = int(N)
-    m = n if M is None else int(M)
-    if n < 0 or m < 0:
-        raise ValueError(f"tri: negative dimensions are not allowed (N={n}, M={m})")
-    rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
-    cols = _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
+    rows, cols = _diagonal_grid("tri", N, M, k)
     return _C.cast(_C.greater_equal(rows, cols), dtype)
 
 
