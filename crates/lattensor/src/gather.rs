@@ -116,14 +116,14 @@ pub(crate) fn gather_indices(
     let outer = checked_numel(&ps[bd..ax], op)?;
     let per_batch = checked_numel(&idx_shape[bd..], op)?;
     let inner = checked_numel(&ps[ax + 1..], op)?;
-    let p = params.contiguous()?;
     with_dtype!(params.dtype(), T, {
-        copy_rows::<T>(&p, out.data_mut::<T>(), idx, [batch, outer, n, per_batch, inner])?;
+        copy_rows::<T>(params, out.data_mut::<T>(), idx, [batch, outer, n, per_batch, inner])?;
     });
     Ok(out)
 }
 
-/// `out[b, o, j, :] = params[b, o, idx[b, j], :]` on contiguous data, with
+/// `out[b, o, j, :] = params[b, o, idx[b, j], :]` in row-major order (a
+/// contiguous `params` is read in place, a strided view copied once), with
 /// `dims = [batch, outer, n, per_batch, inner]`.
 fn copy_rows<T: Element>(params: &Tensor, out: &mut [T], idx: &[i64], dims: [usize; 5]) -> Result<()> {
     let [batch, outer, n, per_batch, inner] = dims;
@@ -131,7 +131,7 @@ fn copy_rows<T: Element>(params: &Tensor, out: &mut [T], idx: &[i64], dims: [usi
     let src: &[T] = match params.as_slice::<T>() {
         Some(s) => s,
         None => {
-            owned = params.to_vec::<T>()?;
+            owned = crate::kernels::row_major::<T>(params, "gather")?;
             &owned
         }
     };
