@@ -62,6 +62,7 @@ pub mod npy;
 pub mod numpy;
 pub mod ops;
 pub mod promote;
+pub mod random;
 mod scalar;
 mod storage;
 mod tensor;

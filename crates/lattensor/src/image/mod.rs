@@ -25,8 +25,6 @@
 //! [`extract_patches`] only moves elements: it accepts every dtype but bool and
 //! keeps the input's dtype and weakness, as TF does.
 
-mod philox;
-
 use std::str::FromStr;
 
 use crate::element::Element;
@@ -452,7 +450,7 @@ fn check_max_delta(op: &str, max_delta: f64) -> Result<()> {
 /// rounding of product and sum.
 fn stateless_delta(max_delta: f64, seed: [i64; 2]) -> f32 {
     let (lo, hi) = (-max_delta as f32, max_delta as f32);
-    philox::stateless_uniform_f32(seed) * (hi - lo) + lo
+    crate::random::philox::stateless_uniform_f32(seed) * (hi - lo) + lo
 }
 
 /// [`adjust_brightness`] by a random `delta` in `[-max_delta, max_delta)`,

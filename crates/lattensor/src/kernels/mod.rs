@@ -193,7 +193,7 @@ pub(crate) fn par_map_chunks<T: Sync, R: Send>(xs: &[T], chunk: usize, f: impl F
 }
 
 /// Runs `body(start, chunk)` over `out`, in parallel for large outputs.
-fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
+pub(crate) fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) + Sync) {
     if out.len() >= PAR_MIN && multithreaded() {
         par_chunks(out, &body);
     } else if !out.is_empty() {

@@ -1,6 +1,6 @@
 //! Philox-4x32-10 (Salmon et al., SC 2011) as TensorFlow keys it for its
-//! stateless random ops, so that `stateless_random_brightness` reproduces
-//! TF's values bit for bit.
+//! stateless random ops, so that `stateless_uniform`, `stateless_normal` and
+//! `stateless_random_brightness` reproduce TF's values bit for bit.
 //!
 //! Written here rather than taken from a crate: the generator is ten rounds
 //! of two multiplications, and what has to match TF is not the generator but
@@ -38,17 +38,63 @@ pub(crate) fn key_counter(seed: [i64; 2]) -> ([u32; 2], [u32; 4]) {
     ([mix[0], mix[1]], [0, 0, mix[2], mix[3]])
 }
 
+/// A Philox stream: the blocks of successive counters under one key, as TF's
+/// `PhiloxRandom` hands them out (the 128-bit counter steps by one per block).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Stream {
+    key: [u32; 2],
+    counter: u128,
+}
+
+impl Stream {
+    /// The stream TF's stateless ops draw from for `seed`.
+    pub(crate) fn from_seed(seed: [i64; 2]) -> Self {
+        let (key, c) = key_counter(seed);
+        let counter = c.iter().rev().fold(0u128, |acc, &w| (acc << 32) | u128::from(w));
+        Stream { key, counter }
+    }
+
+    /// The stream `blocks` blocks further on (TF's `Skip`).
+    pub(crate) fn skipped(self, blocks: u64) -> Self {
+        Stream { counter: self.counter.wrapping_add(u128::from(blocks)), ..self }
+    }
+
+    /// The next block of four words.
+    pub(crate) fn next_block(&mut self) -> [u32; 4] {
+        let c = self.counter;
+        self.counter = c.wrapping_add(1);
+        block([c as u32, (c >> 32) as u32, (c >> 64) as u32, (c >> 96) as u32], self.key)
+    }
+}
+
 /// A float in `[0, 1)` from the low 23 bits of a word, as TF's `Uint32ToFloat`:
 /// those bits become the mantissa of a number in `[1, 2)`, then 1 is subtracted.
 pub(crate) fn word_to_f32(x: u32) -> f32 {
     f32::from_bits((127 << 23) | (x & 0x7F_FFFF)) - 1.0
 }
 
+/// A double in `[0, 1)` from 52 bits of two words, as TF's `Uint64ToDouble`:
+/// the low 20 bits of `hi` and all of `lo` become the mantissa of a number in
+/// `[1, 2)`, then 1 is subtracted.
+pub(crate) fn words_to_f64(hi: u32, lo: u32) -> f64 {
+    f64::from_bits((1023 << 52) | (u64::from(hi & 0xF_FFFF) << 32) | u64::from(lo)) - 1.0
+}
+
+/// A half in `[0, 1)` from the low 10 bits of a word (TF's `Uint16ToHalf`).
+pub(crate) fn word_to_f16(x: u32) -> half::f16 {
+    // the difference of two halves in [1, 2) is exact, so no rounding happens
+    half::f16::from_bits((15 << 10) | (x & 0x3FF) as u16) - half::f16::ONE
+}
+
+/// A bfloat16 in `[0, 1)` from the low 7 bits of a word (TF's `Uint16ToGfloat16`).
+pub(crate) fn word_to_bf16(x: u32) -> half::bf16 {
+    half::bf16::from_bits((127 << 7) | (x & 0x7F) as u16) - half::bf16::ONE
+}
+
 /// The first float32 of `tf.random.stateless_uniform(shape, seed)` (auto-selected
 /// algorithm on CPU, which is Philox), in `[0, 1)`.
 pub(crate) fn stateless_uniform_f32(seed: [i64; 2]) -> f32 {
-    let (key, counter) = key_counter(seed);
-    word_to_f32(block(counter, key)[0])
+    word_to_f32(Stream::from_seed(seed).next_block()[0])
 }
 
 #[cfg(test)]
@@ -71,5 +117,19 @@ mod tests {
         assert_eq!(word_to_f32(0), 0.0);
         assert_eq!(word_to_f32(u32::MAX), 1.0 - f32::EPSILON);
         assert_eq!(word_to_f32(0x40_0000), 0.5);
+        assert_eq!(words_to_f64(0, 0), 0.0);
+        assert_eq!(words_to_f64(u32::MAX, u32::MAX), 1.0 - f64::EPSILON);
+        assert_eq!(words_to_f64(0x8_0000, 0), 0.5);
+        assert_eq!(word_to_f16(u32::MAX).to_f32(), 1.0 - 2f32.powi(-10));
+        assert_eq!(word_to_bf16(0x40).to_f32(), 0.5);
+    }
+
+    #[test]
+    fn the_stream_carries_across_counter_words() {
+        let mut s = Stream { key: [1, 2], counter: u128::from(u32::MAX) };
+        assert_eq!(s.next_block(), block([u32::MAX, 0, 0, 0], [1, 2]));
+        assert_eq!(s.next_block(), block([0, 1, 0, 0], [1, 2]));
+        let far = Stream { key: [1, 2], counter: u128::MAX }.skipped(1);
+        assert_eq!(far.counter, 0);
     }
 }
