@@ -30,6 +30,9 @@ compared part by part.
   `int32*` and `int16` to int32 (the lattice: int16); TF's `hypot` overflows in between
   and computes bfloat16 as float32, `heaviside(nan)` is not NaN, and Python floats make
   `arctan2`/`heaviside` float64.
+* `tnp.random`/`tf.random`'s stateful generators (cases marked "random"): dtype,
+  weakness and shape as TF's; the values are another stream (the stateless generators
+  are compared value by value). `RANDOM_EXTENSIONS`: an int `size` TF refuses.
 * `linspace` values are NumPy's, computed in float64 and rounded once (correctly
   rounded); TF computes in float32 and can be 1 ulp off (`linspace(1, 2, 7)[4]`).
 """
@@ -47,6 +50,12 @@ import lattensor.experimental.numpy as tnp
 from conftest import encode_values as encode
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "tnp_port_golden.json").read_text())
+
+#: tnp.random with an int size: TF 2.21 raises (its shape must be a vector), NumPy and lattensor accept it.
+RANDOM_EXTENSIONS = {
+    "tnp.random.random(3)": {"dtype": "float32", "shape": [3], "weak": False},
+    "tnp.random.uniform(1, 2, 3)": {"dtype": "float32", "shape": [3], "weak": False},
+}
 
 WEAK_BY_LATTICE = {
     "tf.stack([tf.constant([1, 2]), tf.constant([3, 4])], axis=1)",
@@ -217,6 +226,14 @@ def _summary(got):
 def test_expression_matches_tf(case):
     expr, want = case["expr"], case["out"]
     got = eval(expr)  # noqa: S307 (the golden file's own expressions)
+    if case.get("random"):
+        # values differ from TF's (another stream); dtype, weakness and shape do not
+        if expr in RANDOM_EXTENSIONS:
+            assert "error" in want
+            want = RANDOM_EXTENSIONS[expr]
+        assert (got.dtype.name, list(got.shape), got.weak) == (want["dtype"], want["shape"], want["weak"])
+        assert np.all(np.isfinite(np.asarray(got, np.float64)))
+        return
     if expr in EXTENSIONS:
         assert "error" in want
         assert _summary(got) == EXTENSIONS[expr]

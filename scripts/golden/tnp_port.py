@@ -345,6 +345,19 @@ EXPRS = [
     "tnp.promote_types(tnp.complex64, tnp.float64)",
     "tnp.ix_([True, False, True])",
     "tnp.select([tf.constant([True, False])], [tf.constant([1.0, 2.0], tf.float64)], default=tf.constant(7.0))",
+    # tf.random's stateless generators (deterministic in the seed; bit for bit in crates/lattensor/tests/random.rs)
+    "tf.random.stateless_uniform([2, 3], seed=[1, 2])",
+    "tf.random.stateless_uniform([3], seed=[1, 2], minval=[0.0, 10.0, 100.0], maxval=200.0)",
+    "tf.random.stateless_uniform([2, 2], seed=(5, 6), minval=-1.5, maxval=tf.constant([[1.0], [2.0]]))",
+    "tf.random.stateless_uniform([4], seed=[5, 6], minval=-3, maxval=9, dtype=tf.int32)",
+    "tf.random.stateless_uniform([3], seed=[5, 6], minval=tf.constant(2, tf.int64), maxval=tnp.int64(2**40), dtype=tf.int64)",
+    "tf.random.stateless_uniform([3], seed=[5, 6], minval=None, maxval=None, dtype=tf.int32)",
+    "tf.random.stateless_uniform([2], seed=tf.constant([1, 2], tf.int64), dtype=tf.float16, minval=1, maxval=2)",
+    "tf.random.stateless_uniform([2], seed=[-3, 4], dtype=tf.bfloat16)",
+    "tf.random.stateless_normal([5], seed=[7, 8])",
+    "tf.random.stateless_normal([2, 3], seed=[7, 8], mean=[1.0, 2.0, 3.0], stddev=0.5, dtype=tf.float64)",
+    "tf.random.stateless_normal([3], seed=tf.constant([1, 2]), mean=2, stddev=3, dtype=tf.bfloat16)",
+    "tf.random.stateless_normal([4], seed=[0, 0], dtype=tf.float16)",
 ]
 
 #: Where lattensor goes beyond TF (TF raises): test_port.py's EXTENSIONS give lattensor's result.
@@ -365,6 +378,25 @@ EXTENSION_EXPRS = [
     "tnp.gcd(tf.constant([4], tf.uint8), tf.constant([6], tf.uint8))",
 ]
 EXPRS += EXTENSION_EXPRS
+
+#: tnp.random's stateful generators: their values are not reproducible across libraries
+#: (nor TF's own runs without a seed), so the golden data keeps dtype, weakness and shape.
+RANDOM_EXPRS = [
+    "tnp.random.randn(2)", "tnp.random.randn()", "tnp.random.randn(2, 3)", "tnp.random.rand(2, 3)",
+    "tnp.random.rand()", "tnp.random.random()", "tnp.random.random((2, 2))", "tnp.random.uniform(tnp.zeros(2), 5)",
+    "tnp.random.uniform(tf.constant([1, 2], tf.float32), 5.0)", "tnp.random.uniform(size=(3,))",
+    "tnp.random.uniform(tf.constant([[1.0], [2.0]], tf.float64), [3.0, 4.0])",
+    "tnp.random.standard_normal((2, 2))", "tnp.random.standard_normal()", "tnp.random.standard_normal(3)",
+    "tnp.random.randint(5, size=3)", "tnp.random.randint(2, 5, (2,))", "tnp.random.randint(5, size=3, dtype=tnp.int32)",
+    "tnp.random.randint(5)", "tnp.random.randint(-3, 3, size=(2, 2), dtype=tf.int64)",
+    "tnp.random.poisson(3.0, 4)", "tnp.random.poisson(size=(2,))", "tnp.random.poisson(tnp.array([1.0, 50.0]), (3, 2))",
+    "tnp.random.poisson(20.0)",
+    "tf.random.uniform([2, 3])", "tf.random.uniform([2], 1, 10, dtype=tf.int32)", "tf.random.uniform([2], dtype=tf.float64)",
+    "tf.random.normal([3], 1.0, 2.0)", "tf.random.normal([2, 2], dtype=tf.float16)",
+    "tf.random.poisson([4], [2.0, 3.0])", "tf.random.poisson([2], 5.0, dtype=tf.int32)",
+    # TF 2.21 refuses an int size here (its shape must be a vector); lattensor accepts it as NumPy does
+    "tnp.random.random(3)", "tnp.random.uniform(1, 2, 3)",
+]
 
 #: Where TF 2.21 departs from its own rules and lattensor does not (docs/deviations.md).
 DEVIATIONS = {
@@ -421,6 +453,13 @@ for e in EXPRS:
     except Exception as ex:  # noqa: BLE001
         out = {"error": type(ex).__name__}
     cases.append({"expr": e, "out": out})
+for e in RANDOM_EXPRS:
+    try:
+        out = encode_any(eval(e))  # noqa: S307 (our own expression list)
+        del out["values"]
+    except Exception as ex:  # noqa: BLE001
+        out = {"error": type(ex).__name__}
+    cases.append({"expr": e, "out": out, "random": True})
 for e, why in DEVIATIONS.items():
     cases.append({"expr": e, "out": encode_any(eval(e)), "deviation": why})  # noqa: S307
 OUT.write_text(json.dumps({"tf_version": tf.__version__, "cases": cases}, indent=0) + "\n")

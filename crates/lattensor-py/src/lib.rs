@@ -13,6 +13,7 @@ mod dtype;
 mod errors;
 mod mode;
 mod ops;
+mod random;
 mod tensor;
 mod tnp;
 mod variable;
@@ -56,6 +57,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(as_dtype, m)?)?;
     ops::register(m)?;
     tnp::register(m)?;
+    random::register(m)?;
     let errors = PyModule::new(py, "errors")?;
     errors::register(&errors)?;
     m.add_submodule(&errors)?;

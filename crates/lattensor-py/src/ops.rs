@@ -65,7 +65,7 @@ pub fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
     Ok(Axes::Some(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect()))
 }
 
-fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
+pub(crate) fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
     if let Ok(v) = obj.extract::<Vec<isize>>() {
         return Ok(v);
     }
@@ -544,7 +544,7 @@ pub fn full_like(a: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt
     lattensor::full_like(&t, v, opt_dtype(dtype)?).py().map(PyTensor::new)
 }
 
-fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+pub(crate) fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     ints(obj, "shape")?
         .into_iter()
         .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))

@@ -12,7 +12,8 @@
 //! * [`ops`]: arithmetic that promotes first and dispatches once.
 //! * [`Variable`]: mutable, thread-safe state whose dtype never changes.
 //! * TF's grouping: [`math`] (with [`math::special`]), [`nn`], [`linalg`],
-//!   [`image`], [`bitwise`], [`debugging`]; TF's top-level functions
+//!   [`image`], [`random`] (TF's stateless generators, bit for bit), [`bitwise`],
+//!   [`debugging`]; TF's top-level functions
 //!   ([`identity`], [`reshape`], [`transpose`], [`clip_by_value`], …) at the root.
 //!
 //! ```

@@ -1013,3 +1013,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     values = _np.geomspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
                            endpoint=bool(endpoint), axis=int(axis))
     return _spaced(values, dtype)
+
+
+from lattensor.experimental.numpy import random  # noqa: E402  (tnp.random)
