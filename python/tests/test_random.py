@@ -67,6 +67,11 @@ def test_seed_makes_the_stateful_generators_repeat():
     s3 = tf.random.uniform([4])
     np.testing.assert_array_equal(np.asarray(s1), np.asarray(s2))
     assert not np.array_equal(np.asarray(s1), np.asarray(s3))
+    # None forgets the seed: a fresh 63-bit base, so the values no longer repeat
+    tf.random.set_seed(None)
+    f1 = tf.random.uniform([4])
+    tf.random.set_seed(None)
+    assert not np.array_equal(np.asarray(f1), np.asarray(tf.random.uniform([4])))
 
 
 def test_uniform_values_stay_in_their_ranges():

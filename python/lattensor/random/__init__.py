@@ -54,8 +54,9 @@ _seeds = _Seeds()
 
 def set_seed(seed):
     """``tf.random.set_seed(seed)``: restarts the process-wide generator from
-    ``seed``, so the stateful functions' following calls repeat from run to run."""
-    _seeds.reset(int(seed))
+    ``seed``, so the stateful functions' following calls repeat from run to run
+    (``None``: from a fresh random seed, as at start-up)."""
+    _seeds.reset(None if seed is None else int(seed))
 
 
 def _scalar(v):
