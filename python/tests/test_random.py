@@ -40,8 +40,10 @@ def test_stateless_generators_match_tf_bit_for_bit(case):
         t = tf.random.stateless_uniform(shape, seed, case["minval"], case["maxval"], dtype=dt)
     elif case["fn"] == "full_int":
         t = tf.random.stateless_uniform(shape, seed, None, None, dtype=dt)
-    else:
+    elif case["fn"] == "normal":
         t = tf.random.stateless_normal(shape, seed, case["mean"], case["stddev"], dtype=dt)
+    else:
+        t = tf.random.stateless_truncated_normal(shape, seed, case["mean"], case["stddev"], dtype=dt)
     assert t.dtype == dt and list(t.shape) == shape and not t.weak
     assert _bits(t) == case["bits"]
 
@@ -95,6 +97,10 @@ def test_normal_and_poisson_have_their_moments():
     tnp.random.seed(2)
     z = np.asarray(tnp.random.standard_normal(200_000), np.float64)
     assert abs(z.mean()) < 6 / np.sqrt(z.size) and abs(z.var() - 1) < 6 * np.sqrt(2 / z.size)
+    t = np.asarray(tf.random.truncated_normal([100_000], mean=1.0, stddev=2.0), np.float64)
+    assert (np.abs(t - 1.0) < 4.0).all()
+    # the standard normal truncated to (-2, 2) has variance 0.7737
+    assert abs(t.var() / 4.0 - 0.7737) < 6 * 0.7737 * np.sqrt(2 / t.size)
     g = np.asarray(tf.random.normal([100_000], mean=3.0, stddev=0.5, dtype=tf.float64))
     assert abs(g.mean() - 3.0) < 6 * 0.5 / np.sqrt(g.size) and abs(g.std() - 0.5) < 0.01
     for lam in [0.7, 4.0, 30.0, 1e4]:

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Golden data for lattensor::random: TF 2.21's stateless uniform and normal
-generators on CPU, bit for bit.
+"""Golden data for lattensor::random: TF 2.21's stateless uniform, normal and
+truncated normal generators on CPU, bit for bit.
 
     /work/venv/bench/bin/python scripts/golden/tf_random.py
 
 Writes crates/lattensor/tests/data/tf_random.json. Each case names the function
-(`uniform`, `uniform_int`, `full_int`, `normal`), its arguments, and the result's
+(`uniform`, `uniform_int`, `full_int`, `normal`,
+`truncated_normal`), its arguments, and the result's
 bits as unsigned integers of the dtype's width: every bit for small shapes; for
 the large ones (filled by lattensor in parallel chunks of 2^15 elements) the bits
 at chosen indices around the chunk edges plus a checksum of all of them,
@@ -54,6 +55,8 @@ for seed in SEEDS:
         for mean, std in [(0.0, 1.0), (2.5, 0.75)]:
             t = tf.random.stateless_normal([9], seed, mean, std, dtype=dtype)
             cases.append(case("normal", [9], seed, dtype, t, mean=mean, stddev=std))
+            t = tf.random.stateless_truncated_normal([9], seed, mean, std, dtype=dtype)
+            cases.append(case("truncated_normal", [9], seed, dtype, t, mean=mean, stddev=std))
     for dtype, bounds in [("int32", [(0, 10), (-7, 100), (-2**31, 2**31 - 1)]),
                           ("int64", [(0, 10), (-7, 100), (-2**63, 2**63 - 1), (3, 2**40 + 7)])]:
         for lo, hi in bounds:
@@ -69,6 +72,8 @@ for dtype in ["float32", "float64", "float16"]:
     cases.append(case("uniform", [big], [7, 8], dtype, t, minval=0.0, maxval=1.0))
     t = tf.random.stateless_normal([big], [7, 8], dtype=dtype)
     cases.append(case("normal", [big], [7, 8], dtype, t, mean=0.0, stddev=1.0))
+    t = tf.random.stateless_truncated_normal([big], [7, 8], dtype=dtype)
+    cases.append(case("truncated_normal", [big], [7, 8], dtype, t, mean=0.0, stddev=1.0))
 t = tf.random.stateless_uniform([big], [7, 8], -1000, 1000, dtype="int64")
 cases.append(case("uniform_int", [big], [7, 8], "int64", t, minval=-1000, maxval=1000))
 

@@ -358,6 +358,8 @@ EXPRS = [
     "tf.random.stateless_normal([2, 3], seed=[7, 8], mean=[1.0, 2.0, 3.0], stddev=0.5, dtype=tf.float64)",
     "tf.random.stateless_normal([3], seed=tf.constant([1, 2]), mean=2, stddev=3, dtype=tf.bfloat16)",
     "tf.random.stateless_normal([4], seed=[0, 0], dtype=tf.float16)",
+    "tf.random.stateless_truncated_normal([2, 3], seed=[7, 8], mean=[1.0, 2.0, 3.0], stddev=0.5)",
+    "tf.random.stateless_truncated_normal([5], seed=[1, 2], dtype=tf.float64)",
 ]
 
 #: Where lattensor goes beyond TF (TF raises): test_port.py's EXTENSIONS give lattensor's result.
@@ -392,7 +394,7 @@ RANDOM_EXPRS = [
     "tnp.random.poisson(3.0, 4)", "tnp.random.poisson(size=(2,))", "tnp.random.poisson(tnp.array([1.0, 50.0]), (3, 2))",
     "tnp.random.poisson(20.0)",
     "tf.random.uniform([2, 3])", "tf.random.uniform([2], 1, 10, dtype=tf.int32)", "tf.random.uniform([2], dtype=tf.float64)",
-    "tf.random.normal([3], 1.0, 2.0)", "tf.random.normal([2, 2], dtype=tf.float16)",
+    "tf.random.normal([3], 1.0, 2.0)", "tf.random.truncated_normal([2, 2], stddev=0.1)", "tf.random.normal([2, 2], dtype=tf.float16)",
     "tf.random.poisson([4], [2.0, 3.0])", "tf.random.poisson([2], 5.0, dtype=tf.int32)",
     # TF 2.21 refuses an int size here (its shape must be a vector); lattensor accepts it as NumPy does
     "tnp.random.random(3)", "tnp.random.uniform(1, 2, 3)",

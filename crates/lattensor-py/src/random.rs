@@ -83,6 +83,21 @@ fn stateless_normal_float(
     run(py, n, || lattensor::random::stateless_normal(&shape, seed, mean, stddev, d)).map(PyTensor::new)
 }
 
+/// Truncated normal floats (`lattensor::random::stateless_truncated_normal`).
+#[pyfunction]
+fn stateless_truncated_normal_float(
+    py: Python<'_>,
+    shape: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    mean: f64,
+    stddev: f64,
+    dtype: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let (shape, seed, d) = (shape_of(shape)?, seed_pair(seed)?, as_dtype(dtype)?);
+    let n = elements(&shape);
+    run(py, n, || lattensor::random::stateless_truncated_normal(&shape, seed, mean, stddev, d)).map(PyTensor::new)
+}
+
 /// Poisson counts (`lattensor::random::stateless_poisson`).
 #[pyfunction]
 fn stateless_poisson_counts(
@@ -104,6 +119,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(stateless_uniform_int, m)?,
         wrap_pyfunction!(stateless_uniform_full_int, m)?,
         wrap_pyfunction!(stateless_normal_float, m)?,
+        wrap_pyfunction!(stateless_truncated_normal_float, m)?,
         wrap_pyfunction!(stateless_poisson_counts, m)?,
     ] {
         m.add_function(f)?;

@@ -30,6 +30,7 @@ fn run(c: &Value) -> Tensor {
     match c["fn"].as_str().unwrap() {
         "uniform" => random::stateless_uniform(&shape, seed, f("minval"), f("maxval"), dt),
         "normal" => random::stateless_normal(&shape, seed, f("mean"), f("stddev"), dt),
+        "truncated_normal" => random::stateless_truncated_normal(&shape, seed, f("mean"), f("stddev"), dt),
         "uniform_int" => random::stateless_uniform_int(&shape, seed, i("minval"), i("maxval"), dt),
         "full_int" => random::stateless_uniform_full_int(&shape, seed, dt),
         other => panic!("unknown case {other}"),

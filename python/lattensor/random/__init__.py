@@ -2,14 +2,14 @@
 
 The stateless ones are deterministic in their two-integer ``seed`` and equal
 to TF 2.21's on CPU bit for bit (``stateless_uniform`` and
-``stateless_normal``, every dtype TF accepts)::
+``stateless_normal``, ``stateless_truncated_normal``, every dtype TF accepts)::
 
     import lattensor as tf
     tf.random.stateless_uniform([3], seed=[1, 2])   # [0.8440604, 0.19204533, 0.9962232], as TF
 
 ``stateless_poisson`` follows TF's algorithms but not its exact stream.
 
-The stateful ones (``uniform``, ``normal``, ``poisson``; also behind
+The stateful ones (``uniform``, ``normal``, ``truncated_normal``, ``poisson``; also behind
 ``lattensor.experimental.numpy.random``) draw each call's seed from one
 process-wide generator: ``set_seed(s)`` makes the following calls repeat from
 run to run; without it, each process starts from a fresh random seed. Their
@@ -116,20 +116,33 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=None, name=None,
     return u * (hi - lo) + lo
 
 
+def _normal(kernel, op, shape, seed, mean, stddev, dtype):
+    """``kernel``'s standard normals scaled by ``stddev`` and shifted by ``mean``
+    in ``dtype`` (bounds that are tensors broadcast with ``shape``)."""
+    dtype = _C.as_dtype(dtype if dtype is not None else _C.float32)
+    if dtype not in _UNIFORM_DTYPES[:4]:
+        # TF fails converting `mean` to the dtype: a TypeError
+        raise TypeError(f"{op}: dtype {dtype.name} is not supported; use float16, bfloat16, float32 or float64")
+    m, s = _scalar(mean), _scalar(stddev)
+    if m is not None and s is not None:
+        return kernel(shape, seed, float(m), float(s), dtype)
+    z = kernel(shape, seed, 0.0, 1.0, dtype)
+    return z * _in(stddev, dtype) + _in(mean, dtype)
+
+
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=None, name=None, alg="auto_select"):
     """``tf.random.stateless_normal``: normal values, deterministic in ``seed``
     and equal to TF 2.21's bit for bit (Box–Muller on Philox-4x32-10); float16,
     bfloat16, float32 (the default) or float64."""
     del name, alg
-    dtype = _C.as_dtype(dtype if dtype is not None else _C.float32)
-    if dtype not in _UNIFORM_DTYPES[:4]:
-        # TF fails converting `mean` to the dtype: a TypeError
-        raise TypeError(f"stateless_normal: dtype {dtype.name} is not supported; use float16, bfloat16, float32 or float64")
-    m, s = _scalar(mean), _scalar(stddev)
-    if m is not None and s is not None:
-        return _C.stateless_normal_float(shape, seed, float(m), float(s), dtype)
-    z = _C.stateless_normal_float(shape, seed, 0.0, 1.0, dtype)
-    return z * _in(stddev, dtype) + _in(mean, dtype)
+    return _normal(_C.stateless_normal_float, "stateless_normal", shape, seed, mean, stddev, dtype)
+
+
+def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=None, name=None, alg="auto_select"):
+    """``tf.random.stateless_truncated_normal``: normal values redrawn outside two
+    standard deviations, deterministic in ``seed`` and equal to TF 2.21's bit for bit."""
+    del name, alg
+    return _normal(_C.stateless_truncated_normal_float, "stateless_truncated_normal", shape, seed, mean, stddev, dtype)
 
 
 def stateless_poisson(shape, seed, lam, dtype=None, name=None):
@@ -150,6 +163,12 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None):
     """``tf.random.normal``: as :func:`stateless_normal`, seeded from the
     process-wide generator."""
     return stateless_normal(shape, _seeds.next(seed), mean, stddev, dtype, name)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None):
+    """``tf.random.truncated_normal``: as :func:`stateless_truncated_normal`,
+    seeded from the process-wide generator."""
+    return stateless_truncated_normal(shape, _seeds.next(seed), mean, stddev, dtype, name)
 
 
 def poisson(shape, lam, dtype=None, seed=None, name=None):

@@ -7,9 +7,11 @@
 //! | the same with an integer dtype and `minval`/`maxval` | [`stateless_uniform_int`] |
 //! | the same with an integer dtype and no bounds | [`stateless_uniform_full_int`] |
 //! | `tf.random.stateless_normal(shape, seed, mean, stddev, dtype)` | [`stateless_normal`] |
+//! | `tf.random.stateless_truncated_normal(shape, seed, mean, stddev, dtype)` | [`stateless_truncated_normal`] |
 //! | `tf.random.stateless_poisson(shape, seed, lam, dtype)` | [`stateless_poisson`] |
 //!
-//! The uniform and normal generators are TF 2.21's on CPU, bit for bit: the
+//! The uniform, normal and truncated normal generators are TF 2.21's on CPU,
+//! bit for bit: the
 //! seed is scrambled into a Philox-4x32-10 key and counter
 //! (`StatelessRandomGetKeyCounter`), each block of 128 random bits becomes
 //! four float32/float16/bfloat16/int32 values or two float64/int64 values
@@ -34,10 +36,31 @@ use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor};
 use philox::{Stream, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};
 
-/// Fills a new tensor from the seed's stream: block `b` of the stream (the
-/// counter plus `b`) gives elements `b * per_block ..`, as TF's
-/// `FillPhiloxRandom` hands them out, so chunks can be filled in parallel.
+/// Fills a new tensor from the seed's stream in groups of `group` elements,
+/// group `g` drawing from the stream `g * blocks_per_group` blocks on, as TF's
+/// `FillPhiloxRandom` hands them out: so the values do not depend on how the
+/// output is cut into chunks, which are filled in parallel.
 fn fill<T: Element>(
+    op: &str,
+    shape: &[usize],
+    dtype: DType,
+    seed: [i64; 2],
+    (group, blocks_per_group): (usize, u64),
+    values: impl Fn(Stream, &mut [T]) + Sync,
+) -> Result<Tensor> {
+    let mut out = Tensor::for_overwrite(op, shape, dtype)?;
+    let stream = Stream::from_seed(seed);
+    // The parallel chunks are a multiple of 4 elements long, so each starts on a group.
+    for_chunks(out.data_mut::<T>(), |start, chunk| {
+        for (g, part) in chunk.chunks_mut(group).enumerate() {
+            values(stream.skipped(((start / group + g) as u64).wrapping_mul(blocks_per_group)), part);
+        }
+    });
+    Ok(out)
+}
+
+/// [`fill`] for distributions that make `per_block` values of each block.
+fn fill_blocks<T: Element>(
     op: &str,
     shape: &[usize],
     dtype: DType,
@@ -45,31 +68,45 @@ fn fill<T: Element>(
     per_block: usize,
     values: impl Fn([u32; 4], &mut [T]) + Sync,
 ) -> Result<Tensor> {
-    let mut out = Tensor::for_overwrite(op, shape, dtype)?;
-    let stream = Stream::from_seed(seed);
-    // The parallel chunks are a multiple of 4 elements long, so each starts on a block.
-    for_chunks(out.data_mut::<T>(), |start, chunk| {
-        let mut s = stream.skipped((start / per_block) as u64);
-        for group in chunk.chunks_mut(per_block) {
-            values(s.next_block(), group);
+    fill(op, shape, dtype, seed, (per_block, 1), |mut s, g| values(s.next_block(), g))
+}
+
+/// The words of a stream one at a time (TF's `SingleSampleAdapter`), for
+/// distributions that use a varying number of them per value.
+struct Words {
+    stream: Stream,
+    block: [u32; 4],
+    used: usize,
+}
+
+impl Words {
+    fn new(stream: Stream) -> Self {
+        Words { stream, block: [0; 4], used: 4 }
+    }
+
+    fn next(&mut self) -> u32 {
+        if self.used == 4 {
+            self.block = self.stream.next_block();
+            self.used = 0;
         }
-    });
-    Ok(out)
+        self.used += 1;
+        self.block[self.used - 1]
+    }
 }
 
 /// Uniform floats in `[0, 1)` of a float dtype, from the seed's stream.
 fn unit_uniform(op: &str, shape: &[usize], seed: [i64; 2], dtype: DType) -> Result<Tensor> {
     match dtype {
-        DType::F16 => fill(op, shape, dtype, seed, 4, |w, g: &mut [f16]| {
+        DType::F16 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f16]| {
             g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_f16(x))
         }),
-        DType::BF16 => fill(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| {
+        DType::BF16 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| {
             g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_bf16(x))
         }),
-        DType::F32 => fill(op, shape, dtype, seed, 4, |w, g: &mut [f32]| {
+        DType::F32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f32]| {
             g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_f32(x))
         }),
-        DType::F64 => fill(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+        DType::F64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = words_to_f64(x[0], x[1]))
         }),
         _ => Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
@@ -150,14 +187,14 @@ pub fn stateless_uniform_int(
                 crate::bail!("{op}: minval {minval} and maxval {maxval} must fit in int32; use dtype int64")
             };
             let range = (maxval - minval) as u32;
-            fill(op, shape, dtype, seed, 4, |w, g: &mut [i32]| {
+            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [i32]| {
                 g.iter_mut().zip(w).for_each(|(o, x)| *o = lo.wrapping_add((x % range) as i32))
             })
         }
         DType::I64 => {
             // maxval - minval may overflow i64 but always fits in u64
             let range = (maxval as u64).wrapping_sub(minval as u64);
-            fill(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
+            fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
                 g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| {
                     let bits = u64::from(x[0]) | (u64::from(x[1]) << 32);
                     *o = minval.wrapping_add((bits % range) as i64);
@@ -185,14 +222,14 @@ pub fn stateless_uniform_full_int(shape: &[usize], seed: [i64; 2], dtype: DType)
     let op = "stateless_uniform_full_int";
     let wide = |x: &[u32]| u64::from(x[0]) | (u64::from(x[1]) << 32);
     match dtype {
-        DType::I32 => {
-            fill(op, shape, dtype, seed, 4, |w, g: &mut [i32]| g.iter_mut().zip(w).for_each(|(o, x)| *o = x as i32))
-        }
-        DType::U32 => fill(op, shape, dtype, seed, 4, |w, g: &mut [u32]| g.copy_from_slice(&w[..g.len()])),
-        DType::I64 => fill(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
+        DType::I32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [i32]| {
+            g.iter_mut().zip(w).for_each(|(o, x)| *o = x as i32)
+        }),
+        DType::U32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [u32]| g.copy_from_slice(&w[..g.len()])),
+        DType::I64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = wide(x) as i64)
         }),
-        DType::U64 => fill(op, shape, dtype, seed, 2, |w, g: &mut [u64]| {
+        DType::U64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [u64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = wide(x))
         }),
         _ => Err(unsupported(op, dtype, "int32, int64, uint32 and uint64")),
@@ -250,12 +287,92 @@ fn normals_from_block<T>(w: [u32; 4], g: &mut [T], narrow: impl Fn(f32) -> T) {
 pub fn stateless_normal(shape: &[usize], seed: [i64; 2], mean: f64, stddev: f64, dtype: DType) -> Result<Tensor> {
     let op = "stateless_normal";
     let z = match dtype {
-        DType::F16 => fill(op, shape, dtype, seed, 4, |w, g: &mut [f16]| normals_from_block(w, g, f16::from_f32)),
-        DType::BF16 => fill(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| normals_from_block(w, g, bf16::from_f32)),
-        DType::F32 => fill(op, shape, dtype, seed, 4, |w, g: &mut [f32]| normals_from_block(w, g, |v| v)),
-        DType::F64 => fill(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+        DType::F16 => {
+            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f16]| normals_from_block(w, g, f16::from_f32))
+        }
+        DType::BF16 => {
+            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| normals_from_block(w, g, bf16::from_f32))
+        }
+        DType::F32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f32]| normals_from_block(w, g, |v| v)),
+        DType::F64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
             let (a, b) = box_muller_f64(w);
             g.iter_mut().zip([a, b]).for_each(|(o, v)| *o = v);
+        }),
+        _ => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
+    }?;
+    affine(z, stddev, mean)
+}
+
+/// Blocks of the stream reserved for each value of a distribution that uses a
+/// varying number of words per value (TF's `kReservedSamplesPerOutput`, in words,
+/// over the four words of a block).
+const RESERVED_BLOCKS_PER_VALUE: u64 = 256 / 4;
+
+/// Normals rejected outside `(-2, 2)`, as TF's `TruncatedNormalDistribution`:
+/// Box–Muller pairs from a group's own stretch of the stream, each kept only
+/// if its magnitude is below 2, until the group is full.
+fn truncated_group<T>(s: Stream, g: &mut [T], wide: bool, narrow: impl Fn(f64) -> T) {
+    let mut words = Words::new(s);
+    let mut filled = 0;
+    // g.len() ≤ the group size, so the loop ends once enough pairs fall inside
+    // (each does with probability 0.95)
+    while filled < g.len() {
+        let pair = if wide {
+            let (a, b) = box_muller_f64([words.next(), words.next(), words.next(), words.next()]);
+            [a, b]
+        } else {
+            let (a, b) = box_muller_f32(words.next(), words.next());
+            [f64::from(a), f64::from(b)]
+        };
+        for v in pair {
+            if v.abs() < 2.0 && filled < g.len() {
+                g[filled] = narrow(v);
+                filled += 1;
+            }
+        }
+    }
+}
+
+/// Normals truncated to two standard deviations, deterministic in `seed`: TF
+/// 2.21's `tf.random.stateless_truncated_normal(shape, seed, mean, stddev,
+/// dtype)` bit for bit.
+///
+/// Standard normals outside `(-2, 2)` are drawn again (Box–Muller as in
+/// [`stateless_normal`]); each group of four values (two for float64) takes its
+/// words from its own stretch of the stream, as TF's kernel does, so the values
+/// do not depend on the thread count. The result is `z * stddev + mean` in
+/// `dtype`; strong.
+///
+/// # Errors
+/// As [`stateless_normal`].
+///
+/// ```
+/// use lattensor::{random, DType};
+/// let z = random::stateless_truncated_normal(&[1000], [3, 4], 0.0, 1.0, DType::F32).unwrap();
+/// assert!(z.to_vec::<f32>().unwrap().iter().all(|v| v.abs() < 2.0));
+/// ```
+pub fn stateless_truncated_normal(
+    shape: &[usize],
+    seed: [i64; 2],
+    mean: f64,
+    stddev: f64,
+    dtype: DType,
+) -> Result<Tensor> {
+    let op = "stateless_truncated_normal";
+    // float32 pairs hold exactly in f64, so `narrow` rounds once
+    let narrow4 = (4, 4 * RESERVED_BLOCKS_PER_VALUE);
+    let z = match dtype {
+        DType::F16 => {
+            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [f16]| truncated_group(s, g, false, f16::from_f64))
+        }
+        DType::BF16 => {
+            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [bf16]| truncated_group(s, g, false, bf16::from_f64))
+        }
+        DType::F32 => {
+            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [f32]| truncated_group(s, g, false, |v| v as f32))
+        }
+        DType::F64 => fill(op, shape, dtype, seed, (2, 2 * RESERVED_BLOCKS_PER_VALUE), |s, g: &mut [f64]| {
+            truncated_group(s, g, true, |v| v)
         }),
         _ => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
     }?;
