@@ -34,7 +34,7 @@ use crate::kernels::for_chunks;
 use crate::layout::broadcast_shapes;
 use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor};
-use philox::{Stream, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};
+use philox::{Stream, Words, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};
 
 /// Fills a new tensor from the seed's stream in groups of `group` elements,
 /// group `g` drawing from the stream `g * blocks_per_group` blocks on, as TF's
@@ -69,29 +69,6 @@ fn fill_blocks<T: Element>(
     values: impl Fn([u32; 4], &mut [T]) + Sync,
 ) -> Result<Tensor> {
     fill(op, shape, dtype, seed, (per_block, 1), |mut s, g| values(s.next_block(), g))
-}
-
-/// The words of a stream one at a time (TF's `SingleSampleAdapter`), for
-/// distributions that use a varying number of them per value.
-struct Words {
-    stream: Stream,
-    block: [u32; 4],
-    used: usize,
-}
-
-impl Words {
-    fn new(stream: Stream) -> Self {
-        Words { stream, block: [0; 4], used: 4 }
-    }
-
-    fn next(&mut self) -> u32 {
-        if self.used == 4 {
-            self.block = self.stream.next_block();
-            self.used = 0;
-        }
-        self.used += 1;
-        self.block[self.used - 1]
-    }
 }
 
 /// Uniform floats in `[0, 1)` of a float dtype, from the seed's stream.

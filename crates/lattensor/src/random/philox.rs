@@ -67,6 +67,29 @@ impl Stream {
     }
 }
 
+/// The words of a stream one at a time (TF's `SingleSampleAdapter`), for
+/// distributions that use a varying number of them per value.
+pub(crate) struct Words {
+    stream: Stream,
+    block: [u32; 4],
+    used: usize,
+}
+
+impl Words {
+    pub(crate) fn new(stream: Stream) -> Self {
+        Words { stream, block: [0; 4], used: 4 }
+    }
+
+    pub(crate) fn next(&mut self) -> u32 {
+        if self.used == 4 {
+            self.block = self.stream.next_block();
+            self.used = 0;
+        }
+        self.used += 1;
+        self.block[self.used - 1]
+    }
+}
+
 /// A float in `[0, 1)` from the low 23 bits of a word, as TF's `Uint32ToFloat`:
 /// those bits become the mantissa of a number in `[1, 2)`, then 1 is subtracted.
 pub(crate) fn word_to_f32(x: u32) -> f32 {

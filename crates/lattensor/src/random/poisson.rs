@@ -2,7 +2,7 @@
 //! for small rates, Hörmann's PTRS ("The transformed rejection method for
 //! generating Poisson random variables", 1993) for large ones.
 
-use super::philox::{Stream, words_to_f64};
+use super::philox::{Stream, Words, words_to_f64};
 use crate::kernels::for_chunks;
 use crate::ops::special::scalar::lgamma;
 
@@ -17,31 +17,14 @@ pub(super) const MAX_RATE: f64 = 1e18;
 /// Blocks of the stream reserved for each element (TF reserves as many).
 const BLOCKS_PER_ELEMENT: u64 = 256;
 
-/// Uniform doubles in `[0, 1)` from a stream, two per block.
-struct Uniforms {
-    stream: Stream,
-    block: [u32; 4],
-    used: usize,
-}
-
-impl Uniforms {
-    fn new(stream: Stream) -> Self {
-        Uniforms { stream, block: [0; 4], used: 4 }
-    }
-
-    fn next(&mut self) -> f64 {
-        if self.used == 4 {
-            self.block = self.stream.next_block();
-            self.used = 0;
-        }
-        let u = words_to_f64(self.block[self.used], self.block[self.used + 1]);
-        self.used += 2;
-        u
-    }
+/// A uniform double in `[0, 1)` from the next two words.
+fn uniform(w: &mut Words) -> f64 {
+    let hi = w.next();
+    words_to_f64(hi, w.next())
 }
 
 /// One count for `rate` (finite, `0 <= rate <= MAX_RATE`).
-fn draw(rate: f64, u: &mut Uniforms) -> i64 {
+fn draw(rate: f64, u: &mut Words) -> i64 {
     if rate == 0.0 {
         return 0;
     }
@@ -50,7 +33,7 @@ fn draw(rate: f64, u: &mut Uniforms) -> i64 {
         let limit = (-rate).exp();
         let (mut prod, mut k) = (1.0, 0);
         loop {
-            prod *= u.next();
+            prod *= uniform(u);
             if prod <= limit {
                 return k;
             }
@@ -65,8 +48,8 @@ fn draw(rate: f64, u: &mut Uniforms) -> i64 {
     let inv_alpha = 1.1239 + 1.1328 / (b - 3.4);
     let v_r = 0.9277 - 3.6224 / (b - 2.0);
     loop {
-        let x = u.next() - 0.5;
-        let v = u.next();
+        let x = uniform(u) - 0.5;
+        let v = uniform(u);
         let us = 0.5 - x.abs();
         let k = ((2.0 * a / us + b) * x + rate + 0.43).floor();
         if us >= 0.07 && v <= v_r {
@@ -89,7 +72,7 @@ pub(super) fn sample(rates: &[f64], stream: Stream) -> Vec<i64> {
     for_chunks(&mut out, |start, chunk| {
         for (i, o) in chunk.iter_mut().enumerate() {
             let at = (start + i) as u64;
-            *o = draw(rates[start + i], &mut Uniforms::new(stream.skipped(at.wrapping_mul(BLOCKS_PER_ELEMENT))));
+            *o = draw(rates[start + i], &mut Words::new(stream.skipped(at.wrapping_mul(BLOCKS_PER_ELEMENT))));
         }
     });
     out
