@@ -256,17 +256,25 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             && k >= 8
             && work >= 1 << 19
             && crate::kernels::gemm::available();
-        // Threading pays from ~4M multiply-adds (~40 µs a thread); these thresholds
-        // were set when a parallel region cost 20–75 µs under rayon (see
-        // `kernels::pool`), when E7 (products of 2.4M and 3.1M) threaded at 2M ran
-        // 1.3× slower, and are kept until measured again.
-        // The own kernel runs a batch of products best one per task (no
+        // Thresholds measured with `examples/einsum_threshold_sweep` (session 21, the
+        // own pool, whose region costs ~12–16 µs), two threads, five rounds of each
+        // strategy forced in turn, medians back to back / after 200 µs idle:
+        // - a batch split one product per task pays from ~1M multiply-adds in all:
+        //   4 × 64³ 38 / 58 µs against 64 / 69 serial, 2 × 96³ 41 / 57 against 64 / 73,
+        //   8 × 64³ 72 / 89 against 119 / 144; at 2 × 64³ (0.5M) it is level;
+        // - one product threaded pays from ~4M (192³: 142 / 168 against 169 / 215 µs
+        //   serial; 160³ and below level or slower), for the gemm crate too:
+        //   8 × 512 × 512 (2M) threaded took 171 / 229 µs against 136 / 254 serial,
+        //   8 × 1024 × 512 (4M) 322 / 397 against 505 / 648. A complex product is four
+        //   real ones: it threads from 1M.
+        // The own kernel runs a batch of large products best one per task too (no
         // synchronisation inside a product) once there are enough of them.
         let batch_parallel = threads > 1
             && bt >= threads
-            && work * bt as u128 >= 1 << 22
+            && work * bt as u128 >= 1 << 20
             && (work < 1 << 22 || (own_kernel && bt >= 2 * threads));
-        let threaded = threads > 1 && !batch_parallel && work >= if own_kernel { 1 << 22 } else { 1 << 20 };
+        let complex = matches!(C::DTYPE, DType::C64 | DType::C128);
+        let threaded = threads > 1 && !batch_parallel && work >= if complex { 1 << 20 } else { 1 << 22 };
         let one = C::from_f32(1.0);
         // the whole batch's output decides whether the own kernel streams C
         #[cfg(target_arch = "x86_64")]
