@@ -12,21 +12,10 @@
 //! ```
 
 use lattensor::{DType, Tensor, einsum};
-use std::time::{Duration, Instant};
-
-fn median_us(mut f: impl FnMut(), gap: Duration, reps: usize) -> f64 {
-    let mut ts = Vec::with_capacity(reps);
-    for _ in 0..reps {
-        if !gap.is_zero() {
-            std::thread::sleep(gap);
-        }
-        let t = Instant::now();
-        f();
-        ts.push(t.elapsed().as_secs_f64() * 1e6);
-    }
-    ts.sort_by(f64::total_cmp);
-    ts[reps / 2]
-}
+#[path = "sweep_timing/mod.rs"]
+mod sweep_timing;
+use std::time::Duration;
+use sweep_timing::median_us;
 
 fn tensor(shape: &[usize], dtype: DType, salt: usize) -> Tensor {
     let n: usize = shape.iter().product();

@@ -10,21 +10,10 @@
 //! ```
 
 use lattensor::{Tensor, ops};
-use std::time::{Duration, Instant};
-
-fn median_us(mut f: impl FnMut(), gap: Duration) -> f64 {
-    let mut ts = Vec::with_capacity(301);
-    for _ in 0..301 {
-        if !gap.is_zero() {
-            std::thread::sleep(gap);
-        }
-        let t = Instant::now();
-        f();
-        ts.push(t.elapsed().as_secs_f64() * 1e6);
-    }
-    ts.sort_by(f64::total_cmp);
-    ts[150]
-}
+#[path = "sweep_timing/mod.rs"]
+mod sweep_timing;
+use std::time::Duration;
+use sweep_timing::median_us;
 
 fn main() {
     for shift in 14..=20 {
@@ -33,9 +22,10 @@ fn main() {
         let y = Tensor::from_vec((0..n).map(|i| (i % 777) as f32).collect::<Vec<f32>>(), &[n]).expect("y");
         for gap_us in [0u64, 200] {
             let gap = Duration::from_micros(gap_us);
-            let add = median_us(|| drop(std::hint::black_box(ops::add(&x, &y).expect("add"))), gap);
-            let exp = median_us(|| drop(std::hint::black_box(ops::exp(&x).expect("exp"))), gap);
-            let sum = median_us(|| drop(std::hint::black_box(ops::reduce_sum(&x, None, false).expect("sum"))), gap);
+            let add = median_us(|| drop(std::hint::black_box(ops::add(&x, &y).expect("add"))), gap, 301);
+            let exp = median_us(|| drop(std::hint::black_box(ops::exp(&x).expect("exp"))), gap, 301);
+            let sum =
+                median_us(|| drop(std::hint::black_box(ops::reduce_sum(&x, None, false).expect("sum"))), gap, 301);
             println!("2^{shift} gap {gap_us:>3} us: add {add:>8.1} us  exp {exp:>8.1} us  sum {sum:>8.1} us");
         }
     }
