@@ -30,6 +30,8 @@
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
 //!   written with plain vector stores. A last panel of up to 4 or 8 rows (128
 //!   rows are 10 × 12 + 8) runs the same kernel cut to 4 or 8 rows.
+//! - The micro-kernel fetches its B panel [`PREFETCH_STEPS`] steps of k
+//!   ahead: the A panels streaming past evict it from L1 between passes.
 //!
 //! - A large C (a batch's outputs from twice L2 up, see [`streams_c`]) of a
 //!   product with one depth block is written with streaming stores: no
@@ -45,6 +47,19 @@
 
 /// Rows of A per micro-panel (and of the register tile).
 const MR: usize = 12;
+
+/// How many steps of k ahead the micro-kernel fetches its B panel into L1
+/// (two lines a step), when many A panels run past that panel in turn. A B
+/// panel (`KC` × NR, 48 KiB) fills a 48 KiB L1d, so the A panels streaming
+/// past evict it and each pass reloads it from L2; the hardware prefetchers
+/// do not hide that. On a Xeon host (48 KiB L1d, 2 MiB L2), separate
+/// processes in turn, medians of 6–8 rounds (ms): 1024² f64 one thread
+/// 59.3 → 56.2, two threads 32.0 → 29.8; f32 one thread 28.4 → 27.4; 1000²
+/// f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
+/// were within noise of each other; fetching the A panel ahead as well gained
+/// nothing. E2, E3, E4 and E7 were unchanged, and E2/E3 (A read in place
+/// against a B block from L2, A panel outer) do not prefetch.
+const PREFETCH_STEPS: usize = 16;
 
 /// How a micro-kernel writes its tile into C.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -85,6 +100,9 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     /// Small products read A in place straight from memory, in rows too short
     /// (E2's are 512 bytes) for the hardware prefetchers to pick up.
     ///
+    /// `prefetch_b`: fetch B's panel [`PREFETCH_STEPS`] steps ahead into L1 (see
+    /// there), for a B panel that many A panels run past in turn.
+    ///
     /// # Safety
     /// As for [`Scalar::kernel`], with `MR` rows of `kc` readable elements at `a`, `rs_a` apart.
     #[allow(clippy::too_many_arguments)]
@@ -97,6 +115,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
         rs_c: usize,
         write: Write,
         next: *const Self,
+        prefetch_b: bool,
     );
     /// Packs columns `0..w` (w ≤ NR) of a column-major B into `panel`, k-major
     /// (step p holds the NR elements (p, 0..NR)), zero-padded on the right: f32
@@ -129,9 +148,9 @@ macro_rules! micro_kernel {
                 // SAFETY: forwarded from this function's contract (`c` has at least the rows written).
                 unsafe {
                     match rows {
-                        4 => avx512_tile::<true, 4>(kc, a, MR, b, c, rs_c, write, none),
-                        8 => avx512_tile::<true, 8>(kc, a, MR, b, c, rs_c, write, none),
-                        _ => avx512_tile::<true, MR>(kc, a, MR, b, c, rs_c, write, none),
+                        4 => avx512_tile::<true, 4, true>(kc, a, MR, b, c, rs_c, write, none),
+                        8 => avx512_tile::<true, 8, true>(kc, a, MR, b, c, rs_c, write, none),
+                        _ => avx512_tile::<true, MR, true>(kc, a, MR, b, c, rs_c, write, none),
                     }
                 }
             }
@@ -146,9 +165,16 @@ macro_rules! micro_kernel {
                 rs_c: usize,
                 write: Write,
                 next: *const $t,
+                prefetch_b: bool,
             ) {
                 // SAFETY: forwarded from this function's contract.
-                unsafe { avx512_tile::<false, MR>(kc, a, rs_a, b, c, rs_c, write, next) }
+                unsafe {
+                    if prefetch_b {
+                        avx512_tile::<false, MR, true>(kc, a, rs_a, b, c, rs_c, write, next)
+                    } else {
+                        avx512_tile::<false, MR, false>(kc, a, rs_a, b, c, rs_c, write, next)
+                    }
+                }
             }
 
             #[inline]
@@ -160,14 +186,14 @@ macro_rules! micro_kernel {
 
         /// The micro-kernel, for rows `0..ROWS` of the tile. `PACKED`: A is a packed
         /// panel, element (r, p) at `a + p·MR + r`; otherwise A is read in place, (r, p)
-        /// at `a + r·rs_a + p`.
+        /// at `a + r·rs_a + p`. `PREFETCH_B`: fetch B [`PREFETCH_STEPS`] steps ahead.
         ///
         /// # Safety
         /// As for [`Scalar::kernel`] (`PACKED`) or [`Scalar::kernel_rows`].
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f")]
         #[allow(clippy::too_many_arguments)]
-        unsafe fn avx512_tile<const PACKED: bool, const ROWS: usize>(
+        unsafe fn avx512_tile<const PACKED: bool, const ROWS: usize, const PREFETCH_B: bool>(
             kc: usize,
             a: *const $t,
             rs_a: usize,
@@ -214,6 +240,12 @@ macro_rules! micro_kernel {
                         }
                     }
                 }
+                if PREFETCH_B {
+                    // hints, never faults (past the depth block's end they fetch lines not needed)
+                    let ahead = b.wrapping_add((p + PREFETCH_STEPS) * 2 * L);
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.cast::<i8>());
+                    _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(L).cast::<i8>());
+                }
                 // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` is inside the packed
                 // panel, and element (r, p) of A inside the panel or row r < ROWS ≤ MR of A
                 // (caller's contract).
@@ -256,7 +288,7 @@ macro_rules! micro_kernel {
 }
 
 mod f32_kernel {
-    use super::{MR, Scalar, Write};
+    use super::{MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f32: blocks of 16 steps × 16 columns, each
     /// read as 16 contiguous column segments (one 64-byte load each) and
@@ -351,7 +383,7 @@ mod f32_kernel {
 }
 
 mod f64_kernel {
-    use super::{MR, Scalar, Write};
+    use super::{MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f64: 8 columns per gather.
     #[cfg(target_arch = "x86_64")]
@@ -821,6 +853,15 @@ unsafe fn compute_band<T: Scalar>(
                 unsafe { pack_a_panel(panel, a, i0, h, pc, kc) };
             }
             let pa: &[T] = pa;
+            // A read in place runs each of its panels past every B panel in turn, when this
+            // depth block of B is small enough to come from L2 (half of it) each time: the
+            // panel's rows then stay in L1, and B is one sequential stream. Otherwise (and
+            // for a packed A) the A block is L2's and each B panel L1's (see the module docs).
+            // E3 (64 products of 256 × 64 × 256, A in place), alternating rounds, medians: one
+            // thread 6.48 → 6.41 and 6.32 → 5.92 ms; two threads 3.58 → 3.40, 3.65 → 3.47,
+            // 3.62 → 3.61, 3.29 → 3.37 (the host's noise is of that size). E2, E7 unchanged.
+            let panels_n = pb.len() / panel_len;
+            let a_panel_outer = in_place && panels_n * kc * nr * std::mem::size_of::<T>() <= 512 << 10;
             let mut run_tile = |s: usize, q: usize| {
                 let bp = &pb[s * panel_len + pc * nr..s * panel_len + (pc + kc) * nr];
                 let ap = &pa[q * MR * kc..(q + 1) * MR * kc];
@@ -855,7 +896,7 @@ unsafe fn compute_band<T: Scalar>(
                         } else {
                             std::ptr::null()
                         };
-                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, write, next);
+                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, write, next, !a_panel_outer);
                     }
                 } else {
                     // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
@@ -881,15 +922,7 @@ unsafe fn compute_band<T: Scalar>(
                     }
                 }
             };
-            // A read in place runs each of its panels past every B panel in turn, when this
-            // depth block of B is small enough to come from L2 (half of it) each time: the
-            // panel's rows then stay in L1, and B is one sequential stream. Otherwise (and
-            // for a packed A) the A block is L2's and each B panel L1's (see the module docs).
-            // E3 (64 products of 256 × 64 × 256, A in place), alternating rounds, medians: one
-            // thread 6.48 → 6.41 and 6.32 → 5.92 ms; two threads 3.58 → 3.40, 3.65 → 3.47,
-            // 3.62 → 3.61, 3.29 → 3.37 (the host's noise is of that size). E2, E7 unchanged.
-            let panels_n = pb.len() / panel_len;
-            if in_place && panels_n * kc * nr * std::mem::size_of::<T>() <= 512 << 10 {
+            if a_panel_outer {
                 for q in 0..panels {
                     for s in 0..panels_n {
                         run_tile(s, q);
