@@ -9,14 +9,14 @@
 //!
 //! - B is packed once, whole, into panels of `NR` columns (two vectors)
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
-//!   depth block of `KC` = 384 steps of a panel is a contiguous slice.
+//!   depth block of `KC` = 512 steps of a panel is a contiguous slice.
 //! - Each thread takes a band of rows of C and packs its rows of A, `MC` =
-//!   96 at a time (144 KiB in f32, 288 KiB in f64: in L2 beside B's depth
+//!   72 at a time (144 KiB in f32, 288 KiB in f64: in L2 beside B's depth
 //!   block), into panels of `MR` = 12 rows stored k-major, zero-padded at the
 //!   bottom. A row-major A whose rows are not a multiple of 4 KiB apart is
 //!   not copied: the kernel broadcasts its elements in place (see
 //!   `compute_band`), and only a short last panel is packed.
-//! - Each B panel (KC × NR, 48 KiB) is brought in once per A block and every
+//! - Each B panel (KC × NR, 64 KiB) is brought in once per A block and every
 //!   A panel of the block streams past it; except for an A read in place
 //!   against a depth block of B of at most 512 KiB: then each A panel runs
 //!   past every B panel in turn, its rows staying in L1.
@@ -25,6 +25,12 @@
 //!   f32 and f64, 1 and 2 threads), KC = 384 with MC = 96 ran 1.05–1.16×
 //!   faster than KC = 128 with MC = 240, although the B panel no longer fits
 //!   in L1 beside the A panel; C's traffic costs more than L2 hits on B.
+//!   Deeper still, KC = 512 with MC = 72 (the same A block in bytes) against
+//!   KC = 384 with MC = 96, on a Xeon host (48 KiB L1d, 2 MiB L2), separate
+//!   processes in turn, medians of 8–10 rounds (ms): 1024² f32 two threads
+//!   13.9 → 13.2, one thread 26.1 → 25.6; f64 two threads 29.5 → 29.0, one
+//!   thread 53.8 → 48.0; 2048² f32 two threads 110 → 104; 1000² f32 (A read in
+//!   place) 14.2 → 13.9.
 //! - The micro-kernel keeps a 12 × NR tile of C in 24 vector registers and
 //!   does 24 FMAs per step of k: 12 broadcasts of A against two vectors of B.
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
@@ -50,9 +56,9 @@ const MR: usize = 12;
 
 /// How many steps of k ahead the micro-kernel fetches its B panel into L1
 /// (two lines a step), when many A panels run past that panel in turn. A B
-/// panel (`KC` × NR, 48 KiB) fills a 48 KiB L1d, so the A panels streaming
-/// past evict it and each pass reloads it from L2; the hardware prefetchers
-/// do not hide that. On a Xeon host (48 KiB L1d, 2 MiB L2), separate
+/// panel (`KC` × NR: 48 KiB when this was measured, at `KC` = 384) fills a
+/// 48 KiB L1d, so the A panels streaming past evict it and each pass reloads
+/// it from L2; the hardware prefetchers do not hide that. On a Xeon host (48 KiB L1d, 2 MiB L2), separate
 /// processes in turn, medians of 6–8 rounds (ms): 1024² f64 one thread
 /// 59.3 → 56.2, two threads 32.0 → 29.8; f32 one thread 28.4 → 27.4; 1000²
 /// f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
@@ -369,7 +375,7 @@ mod f32_kernel {
     micro_kernel!(
         f32,
         16,
-        384,
+        512,
         __m512,
         _mm512_setzero_ps,
         _mm512_loadu_ps,
@@ -412,7 +418,7 @@ mod f64_kernel {
     micro_kernel!(
         f64,
         8,
-        384,
+        512,
         __m512d,
         _mm512_setzero_pd,
         _mm512_loadu_pd,
@@ -785,8 +791,8 @@ thread_local! {
     static PACKED_B: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Rows of A packed at a time within a band: 8 panels (see the module docs).
-const MC: usize = 8 * MR;
+/// Rows of A packed at a time within a band: 6 panels (see the module docs).
+const MC: usize = 6 * MR;
 
 /// One band of rows `r0..r0+rows` of C against the packed B: for each depth
 /// block and each MC-row block of the band, pack A, then run every B panel
@@ -1072,7 +1078,7 @@ mod tests {
             (25, 17, 257),
             (100, 530, 3),
             (37, 1000, 513),
-            (14, 40, 800),  // three depth blocks
+            (14, 40, 1100), // three depth blocks
             (20, 64, 33),   // a last panel of 8 rows (the 8-row kernel, straight into C)
             (18, 48, 9),    // of 6 rows (the 8-row kernel, through the edge tile)
             (16, 70, 40),   // of 4 rows, and a short last column panel
