@@ -58,10 +58,10 @@ const MR: usize = 12;
 /// (two lines a step), when many A panels run past that panel in turn. A B
 /// panel (`KC` × NR: 48 KiB when this was measured, at `KC` = 384) fills a
 /// 48 KiB L1d, so the A panels streaming past evict it and each pass reloads
-/// it from L2; the hardware prefetchers do not hide that. On a Xeon host (48 KiB L1d, 2 MiB L2), separate
-/// processes in turn, medians of 6–8 rounds (ms): 1024² f64 one thread
-/// 59.3 → 56.2, two threads 32.0 → 29.8; f32 one thread 28.4 → 27.4; 1000²
-/// f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
+/// it from L2; the hardware prefetchers do not hide that. On a Xeon host
+/// (48 KiB L1d, 2 MiB L2), separate processes in turn, medians of 5–8 rounds
+/// (ms): 1024² f64 one thread 59.3 → 56.2, two threads 32.0 → 29.8; f32 one
+/// thread 28.4 → 27.4; 1000² f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
 /// were within noise of each other; fetching the A panel ahead as well gained
 /// nothing. E2, E3, E4 and E7 were unchanged, and E2/E3 (A read in place
 /// against a B block from L2, A panel outer) do not prefetch.
