@@ -43,22 +43,75 @@ pub(crate) use simd;
 /// this way than in four quarters side by side, and of 512 MiB 2.0× faster (four
 /// streams had been 2× faster on an earlier Intel host; Zen 4's prefetchers
 /// track one stream better than four far-apart ones).
+///
+/// A long read (from [`FETCH_AHEAD_MIN`]) asks for its lines a page ahead (see
+/// [`fetch_ahead`]). On a Xeon host, old and new builds in turn, medians of 6
+/// rounds (ms): the sum of 10M f32 (from L3) one thread 4.63 → 4.20, two
+/// threads 1.94 → 1.13; of 512 MiB (from memory) one thread 63.7 → 58.2, two
+/// threads 36.4 → 33.2 (another six rounds: level, 32.8 both).
 #[inline(always)]
 pub(crate) fn fold_lanes<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T) -> A) -> ([[A; 8]; 4], &[T]) {
     let chunks = xs.chunks_exact(32);
     let tail = chunks.remainder();
     let lanes = simd!({
         let mut acc = [[zero; 8]; 4];
-        for c in chunks {
-            for (j, lane) in acc.iter_mut().enumerate() {
-                for (i, a) in lane.iter_mut().enumerate() {
-                    *a = add(*a, c[8 * j + i]);
+        // (a macro, not a closure: one not inlined would lose `simd!`'s instruction set)
+        macro_rules! fold {
+            ($c:expr) => {
+                for (j, lane) in acc.iter_mut().enumerate() {
+                    for (i, a) in lane.iter_mut().enumerate() {
+                        *a = add(*a, $c[8 * j + i]);
+                    }
                 }
+            };
+        }
+        if std::mem::size_of_val(xs) >= FETCH_AHEAD_MIN {
+            // the prefetches go between groups of chunks: inside the chunk loop they
+            // kept it from being vectorised
+            let groups = xs.chunks_exact(32 * FETCH_GROUP);
+            let rest = groups.remainder();
+            for g in groups {
+                fetch_ahead(g);
+                for c in g.chunks_exact(32) {
+                    fold!(c);
+                }
+            }
+            for c in rest.chunks_exact(32) {
+                fold!(c);
+            }
+        } else {
+            for c in chunks {
+                fold!(c);
             }
         }
         acc
     });
     (lanes, tail)
+}
+
+/// How far ahead (bytes) a long sequential read asks for its lines.
+const FETCH_AHEAD: usize = 4096;
+
+/// Chunks of 32 elements per group of prefetches in [`fold_lanes`].
+const FETCH_GROUP: usize = 4;
+
+/// Reads shorter than this (bytes) leave prefetching to the hardware.
+const FETCH_AHEAD_MIN: usize = 64 << 10;
+
+/// Asks for the cache lines [`FETCH_AHEAD`] bytes past the start of `c`, one
+/// per 64 bytes of `c`: a read that streams from memory then has a page's worth
+/// of lines in flight ahead of it. A single core's hardware prefetchers keep too
+/// few in flight (and stop at 4 KiB boundaries): a one-thread sum of 512 MiB of
+/// f32 read 7.7 GB/s without and 8.8–9.3 GB/s with (C, on a Xeon host; 1–8 KiB
+/// ahead were alike).
+#[inline(always)]
+fn fetch_ahead<T>(c: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in (0..std::mem::size_of_val(c)).step_by(64) {
+        let at = c.as_ptr().cast::<i8>().wrapping_add(FETCH_AHEAD + line);
+        // SAFETY: prefetching is a hint and never faults, whatever the address.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at) };
+    }
 }
 
 /// `s` as a slice of `T`, when `S` is `T`.

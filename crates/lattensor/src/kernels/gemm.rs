@@ -43,8 +43,9 @@
 //!   product with one depth block is written with streaming stores: no
 //!   read-for-ownership of lines that are about to be overwritten whole.
 //! - In a batch of small products run one per task, each product fetches the
-//!   next one's operands into L2 as it goes, a share after each tile (see
-//!   [`Upcoming`]): they come from memory, and packing them would otherwise
+//!   next one's operands into L2 as it goes: each tile's micro-kernel takes a
+//!   share of their lines and fetches one per step of k (see [`Upcoming`] and
+//!   [`Prefetcher`]). They come from memory, and packing them would otherwise
 //!   wait on it.
 //!
 //! Each element of C is a sum over k in blocks of `KC`, each block summed in
@@ -96,7 +97,20 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     /// AVX-512F is available; `a` holds `kc·MR` and `b` `kc·NR` readable
     /// elements; `c` points to `rows` rows of `NR` writable elements, `rs_c` apart,
     /// each 64-byte aligned if `write` is [`Write::Stream`].
-    unsafe fn kernel(kc: usize, a: *const Self, b: *const Self, c: *mut Self, rs_c: usize, write: Write, rows: usize);
+    ///
+    /// `fetch`: lines to bring into L2 as the kernel goes, one per step of k (see
+    /// [`Fetch`]).
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn kernel(
+        kc: usize,
+        a: *const Self,
+        b: *const Self,
+        c: *mut Self,
+        rs_c: usize,
+        write: Write,
+        rows: usize,
+        fetch: Fetch,
+    );
     /// As [`Scalar::kernel`], but A is read in place: element (r, p) of the
     /// tile's A at `a + r·rs_a + p` (a row-major A needs no packing).
     ///
@@ -122,6 +136,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
         write: Write,
         next: *const Self,
         prefetch_b: bool,
+        fetch: Fetch,
     );
     /// Packs columns `0..w` (w ≤ NR) of a column-major B into `panel`, k-major
     /// (step p holds the NR elements (p, 0..NR)), zero-padded on the right: f32
@@ -149,14 +164,18 @@ macro_rules! micro_kernel {
                 rs_c: usize,
                 write: Write,
                 rows: usize,
+                fetch: Fetch,
             ) {
                 let none = std::ptr::null();
                 // SAFETY: forwarded from this function's contract (`c` has at least the rows written).
                 unsafe {
-                    match rows {
-                        4 => avx512_tile::<true, 4, true>(kc, a, MR, b, c, rs_c, write, none),
-                        8 => avx512_tile::<true, 8, true>(kc, a, MR, b, c, rs_c, write, none),
-                        _ => avx512_tile::<true, MR, true>(kc, a, MR, b, c, rs_c, write, none),
+                    match (rows, fetch.lines > 0) {
+                        (4, false) => avx512_tile::<true, 4, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (8, false) => avx512_tile::<true, 8, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (_, false) => avx512_tile::<true, MR, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (4, true) => avx512_tile::<true, 4, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (8, true) => avx512_tile::<true, 8, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (_, true) => avx512_tile::<true, MR, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
                     }
                 }
             }
@@ -172,13 +191,23 @@ macro_rules! micro_kernel {
                 write: Write,
                 next: *const $t,
                 prefetch_b: bool,
+                fetch: Fetch,
             ) {
                 // SAFETY: forwarded from this function's contract.
                 unsafe {
-                    if prefetch_b {
-                        avx512_tile::<false, MR, true>(kc, a, rs_a, b, c, rs_c, write, next)
-                    } else {
-                        avx512_tile::<false, MR, false>(kc, a, rs_a, b, c, rs_c, write, next)
+                    match (prefetch_b, fetch.lines > 0) {
+                        (true, false) => {
+                            avx512_tile::<false, MR, true, false>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                        }
+                        (false, false) => {
+                            avx512_tile::<false, MR, false, false>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                        }
+                        (true, true) => {
+                            avx512_tile::<false, MR, true, true>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                        }
+                        (false, true) => {
+                            avx512_tile::<false, MR, false, true>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                        }
                     }
                 }
             }
@@ -193,13 +222,15 @@ macro_rules! micro_kernel {
         /// The micro-kernel, for rows `0..ROWS` of the tile. `PACKED`: A is a packed
         /// panel, element (r, p) at `a + p·MR + r`; otherwise A is read in place, (r, p)
         /// at `a + r·rs_a + p`. `PREFETCH_B`: fetch B [`PREFETCH_STEPS`] steps ahead.
+        /// `FETCH`: fetch `fetch`'s lines, one per step (without it, the kernels of
+        /// single large products carry no test for it in their loop).
         ///
         /// # Safety
         /// As for [`Scalar::kernel`] (`PACKED`) or [`Scalar::kernel_rows`].
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx512f")]
         #[allow(clippy::too_many_arguments)]
-        unsafe fn avx512_tile<const PACKED: bool, const ROWS: usize, const PREFETCH_B: bool>(
+        unsafe fn avx512_tile<const PACKED: bool, const ROWS: usize, const PREFETCH_B: bool, const FETCH: bool>(
             kc: usize,
             a: *const $t,
             rs_a: usize,
@@ -208,6 +239,7 @@ macro_rules! micro_kernel {
             rs_c: usize,
             write: Write,
             next: *const $t,
+            fetch: Fetch,
         ) {
             use std::arch::x86_64::*;
             const L: usize = $lanes;
@@ -231,7 +263,13 @@ macro_rules! micro_kernel {
                 }
             }
             let mut acc: [[$vec; 2]; ROWS] = [[$zero(); 2]; ROWS];
+            let mut fetched = 0;
             for p in 0..kc {
+                if FETCH && fetched < fetch.lines {
+                    // a hint, never a fault
+                    _mm_prefetch::<_MM_HINT_T1>(fetch.start.wrapping_add(fetched * 64) as *const i8);
+                    fetched += 1;
+                }
                 if !PACKED && !next.is_null() {
                     // 12·kc/16 lines in kc steps (f32), 12·kc/8 in kc steps of two (f64)
                     for _ in 0..std::mem::size_of::<$t>() / 4 {
@@ -266,6 +304,10 @@ macro_rules! micro_kernel {
                     }
                 }
             }
+            // a share longer than the tile's steps (never, at the shares `Prefetcher` deals)
+            for line in fetched..fetch.lines {
+                _mm_prefetch::<_MM_HINT_T1>(fetch.start.wrapping_add(line * 64) as *const i8);
+            }
             for (r, row) in acc.iter().enumerate() {
                 // SAFETY: row r < ROWS of the C tile has 2L writable elements at c + r·rs_c
                 // (64-byte aligned when streamed: the contract).
@@ -294,7 +336,7 @@ macro_rules! micro_kernel {
 }
 
 mod f32_kernel {
-    use super::{MR, PREFETCH_STEPS, Scalar, Write};
+    use super::{Fetch, MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f32: blocks of 16 steps × 16 columns, each
     /// read as 16 contiguous column segments (one 64-byte load each) and
@@ -389,7 +431,7 @@ mod f32_kernel {
 }
 
 mod f64_kernel {
-    use super::{MR, PREFETCH_STEPS, Scalar, Write};
+    use super::{Fetch, MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f64: 8 columns per gather.
     #[cfg(target_arch = "x86_64")]
@@ -520,8 +562,25 @@ impl Upcoming {
     }
 }
 
-/// Fetches [`Upcoming`] ranges into L2 a share at a time, spread evenly over a
-/// band's tiles.
+/// A run of whole cache lines, `lines` × 64 bytes from `start`, that a
+/// micro-kernel fetches into L2 as it goes, one line per step of k. By address,
+/// as a hint only: never dereferenced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fetch {
+    start: usize,
+    lines: usize,
+}
+
+impl Fetch {
+    /// Nothing to fetch.
+    const NONE: Self = Fetch { start: 0, lines: 0 };
+}
+
+/// Deals [`Upcoming`] ranges out to a band's tiles as [`Fetch`]es: each tile's
+/// kernel fetches its share one line per step of k, so that the prefetches
+/// spread over the work. (Issued all at once after each tile, the share — 47
+/// lines per tile in E2 — stalled on the core's line-fill buffers: `perf` put 16%
+/// of E2's single-threaded time on those prefetches, on a Xeon host.)
 struct Prefetcher<'a> {
     spans: &'a [Upcoming],
     span: usize,
@@ -532,37 +591,26 @@ struct Prefetcher<'a> {
 impl<'a> Prefetcher<'a> {
     fn new(spans: &'a [Upcoming], tiles: usize) -> Self {
         let lines: usize = spans.iter().map(|s| s.len.div_ceil(64)).sum();
-        Prefetcher { spans, span: 0, offset: 0, lines_per_tile: lines.div_ceil(tiles.max(1)) }
+        // A share ends where its span does, which can leave one tile's share short
+        // per span: deal over that many fewer tiles, so that every line is dealt
+        // (when there are at least as many tiles as spans).
+        let dealt = tiles.saturating_sub(spans.len()).max(1);
+        Prefetcher { spans, span: 0, offset: 0, lines_per_tile: lines.div_ceil(dealt) }
     }
 
-    /// Issues the next tile's share of prefetches (hints: never a fault).
+    /// The next tile's share: up to `lines_per_tile` lines of the current span.
     #[inline]
-    fn step(&mut self) {
-        let share = self.lines_per_tile;
-        for _line in self.by_ref().take(share) {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: prefetching is a hint and never faults, whatever the address.
-            unsafe {
-                use std::arch::x86_64::{_MM_HINT_T1, _mm_prefetch};
-                _mm_prefetch::<_MM_HINT_T1>(_line as *const i8);
-            }
-        }
-    }
-}
-
-/// The addresses to fetch, one per cache line of each span in turn.
-impl Iterator for Prefetcher<'_> {
-    type Item = usize;
-
-    fn next(&mut self) -> Option<usize> {
-        loop {
-            let s = self.spans.get(self.span)?;
+    fn share(&mut self) -> Fetch {
+        while let Some(s) = self.spans.get(self.span) {
             if self.offset < s.len {
-                self.offset += 64;
-                return Some(s.start.wrapping_add(self.offset - 64));
+                let lines = (s.len - self.offset).div_ceil(64).min(self.lines_per_tile);
+                let start = s.start.wrapping_add(self.offset);
+                self.offset += lines * 64;
+                return Fetch { start, lines };
             }
             (self.span, self.offset) = (self.span + 1, 0);
         }
+        Fetch::NONE
     }
 }
 
@@ -593,7 +641,7 @@ fn give_back(cell: &'static std::thread::LocalKey<std::cell::Cell<Vec<u64>>>, wo
 /// `C = A·B` with `A` m × k, `B` k × n and `C` m × n row-major with row stride
 /// `rs_c` (column stride 1), overwritten. `parallel` splits the rows of C
 /// across the pool's threads. `upcoming` (only used single-threaded): memory the
-/// caller reads next, fetched into L2 a share after each tile. `stream_c`
+/// caller reads next, fetched into L2 a share per tile. `stream_c`
 /// (see [`streams_c`]): write C with streaming stores, when there is one
 /// depth block and C's rows are 64-byte aligned; C is fenced before return.
 ///
@@ -888,6 +936,7 @@ unsafe fn compute_band<T: Scalar>(
                     MR
                 };
                 let full = h == rows_k && w == nr;
+                let fetch = prefetcher.share();
                 let (dst, rs_dst, write) =
                     if full { (cp, rs_c, to_c) } else { (tile.as_mut_ptr(), nr, Write::Overwrite) };
                 if in_place && h == MR {
@@ -902,7 +951,18 @@ unsafe fn compute_band<T: Scalar>(
                         } else {
                             std::ptr::null()
                         };
-                        T::kernel_rows(kc, ar, a.rs as usize, bp.as_ptr(), dst, rs_dst, write, next, !a_panel_outer);
+                        T::kernel_rows(
+                            kc,
+                            ar,
+                            a.rs as usize,
+                            bp.as_ptr(),
+                            dst,
+                            rs_dst,
+                            write,
+                            next,
+                            !a_panel_outer,
+                            fetch,
+                        );
                     }
                 } else {
                     // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
@@ -911,9 +971,8 @@ unsafe fn compute_band<T: Scalar>(
                     // streamed tile is C's, whose rows start 64-byte aligned (`stream`: C
                     // and rs_c are, and j0 is a multiple of NR, two whole lines);
                     // `gemm`'s caller checked AVX-512F.
-                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, write, rows_k) };
+                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, write, rows_k, fetch) };
                 }
-                prefetcher.step();
                 if full {
                     return;
                 }
@@ -1029,18 +1088,28 @@ mod tests {
     }
 
     #[test]
-    fn prefetcher_visits_every_line_once_spread_over_the_tiles() {
+    fn prefetcher_deals_every_line_once_over_the_tiles() {
         let spans = [Upcoming { start: 1000, len: 130 }, Upcoming::NONE, Upcoming { start: 9000, len: 64 }];
-        let lines: Vec<usize> = Prefetcher::new(&spans, 1).collect();
-        assert_eq!(lines, [1000, 1064, 1128, 9000]);
-        // four lines over three tiles: two per tile, the last tile has none left
-        let mut p = Prefetcher::new(&spans, 3);
-        assert_eq!(p.lines_per_tile, 2);
-        for _ in 0..2 {
-            p.step();
+        let deal = |tiles: usize| {
+            let mut p = Prefetcher::new(&spans, tiles);
+            let shares: Vec<Fetch> = (0..tiles).map(|_| p.share()).collect();
+            assert_eq!(p.share(), Fetch::NONE, "{tiles} tiles");
+            let lines: Vec<usize> = shares.iter().flat_map(|f| (0..f.lines).map(move |l| f.start + 64 * l)).collect();
+            (shares, lines)
+        };
+        // four lines, each fetched once, from as many tiles as spans up
+        for tiles in 2..8 {
+            assert_eq!(deal(tiles).1, [1000, 1064, 1128, 9000], "{tiles} tiles");
         }
-        assert_eq!(p.next(), None);
-        assert_eq!(Prefetcher::new(&[], 0).next(), None);
+        // one tile has one share, which ends with its span (the rest is not fetched: hints)
+        assert_eq!(Prefetcher::new(&spans, 1).share(), Fetch { start: 1000, lines: 3 });
+        // six tiles (three after the spans' allowance): two lines per tile
+        let six = deal(6).0;
+        assert_eq!(
+            &six[..3],
+            [Fetch { start: 1000, lines: 2 }, Fetch { start: 1128, lines: 1 }, Fetch { start: 9000, lines: 1 }]
+        );
+        assert_eq!(Prefetcher::new(&[], 0).share(), Fetch::NONE);
     }
 
     #[test]
