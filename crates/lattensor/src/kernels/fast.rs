@@ -576,6 +576,22 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn fold_lanes_gives_each_lane_its_elements_short_or_long() {
+        // short (no prefetch) and long (prefetching, in groups of chunks), with
+        // lengths ending in a whole group, a part group, a part chunk
+        let long = FETCH_AHEAD_MIN / 8;
+        for n in [0, 31, 32, 100, long, long + 32 * FETCH_GROUP, long + 32 + 7, 3 * long + 129] {
+            let xs: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
+            let (lanes, tail) = fold_lanes(&xs, 0u64, u64::wrapping_add);
+            assert_eq!(tail, &xs[n / 32 * 32..], "{n}");
+            for (l, &got) in lanes.iter().flatten().enumerate() {
+                let want = xs[..n / 32 * 32].iter().skip(l).step_by(32).fold(0u64, |a, &x| a.wrapping_add(x));
+                assert_eq!(got, want, "lane {l} of {n}");
+            }
+        }
+    }
+
+    #[test]
     fn stream_store_copies_every_byte_at_every_alignment() {
         // lengths around the 64-byte line, destinations at every offset in a line
         let src: Vec<u8> = (0..1000u32).map(|i| (i * 7 + 3) as u8).collect();
