@@ -304,7 +304,7 @@ macro_rules! micro_kernel {
                     }
                 }
             }
-            // a share longer than the tile's steps (never, at the shares `Prefetcher` deals)
+            // the rest of a share longer than the tile's steps (shallow products: k < lines)
             for line in fetched..fetch.lines {
                 _mm_prefetch::<_MM_HINT_T1>(fetch.start.wrapping_add(line * 64) as *const i8);
             }
