@@ -593,7 +593,7 @@ impl<'a> Prefetcher<'a> {
         let lines: usize = spans.iter().map(|s| s.len.div_ceil(64)).sum();
         // A share ends where its span does, which can leave one tile's share short
         // per span: deal over that many fewer tiles, so that every line is dealt
-        // (when there are at least as many tiles as spans).
+        // (when there are at least as many tiles as non-empty spans).
         let dealt = tiles.saturating_sub(spans.len()).max(1);
         Prefetcher { spans, span: 0, offset: 0, lines_per_tile: lines.div_ceil(dealt) }
     }
@@ -1097,7 +1097,7 @@ mod tests {
             let lines: Vec<usize> = shares.iter().flat_map(|f| (0..f.lines).map(move |l| f.start + 64 * l)).collect();
             (shares, lines)
         };
-        // four lines, each fetched once, from as many tiles as spans up
+        // four lines, each fetched once, from as many tiles as non-empty spans (two) up
         for tiles in 2..8 {
             assert_eq!(deal(tiles).1, [1000, 1064, 1128, 9000], "{tiles} tiles");
         }
