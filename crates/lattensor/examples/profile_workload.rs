@@ -9,7 +9,8 @@
 //! - `profile_workload 'ein:bij,bjk->bik:1x128x128,1x128x128' 500` times an
 //!   einsum on f32 operands of the given shapes (filled like the workloads'),
 //!   to explore shapes without a rebuild; with one, separate workloads by `;`.
-//!   Likewise `add:DTYPE:N` adds two vectors of N elements of that dtype.
+//!   `ein64:…` does the same on f64 operands. Likewise `add:DTYPE:N` adds two
+//!   vectors of N elements of that dtype.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -25,7 +26,7 @@ fn main() {
     let reps: usize = std::env::args().nth(2).map(|s| s.parse().expect("REPS is a count")).unwrap_or(2000).max(1);
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
-        .split(if names.contains("ein:") { ';' } else { ',' })
+        .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
         .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
@@ -57,16 +58,20 @@ fn main() {
     }
 }
 
-/// `ein:EQUATION:SHAPE,SHAPE...`: an einsum on f32 operands of those shapes.
+/// `ein:EQUATION:SHAPE,SHAPE...`: an einsum on f32 operands of those shapes
+/// (`ein64:…`: on f64 operands).
 fn einsum_spec(spec: &str) -> Option<workloads::Call> {
-    let rest = spec.strip_prefix("ein:")?;
+    let (rest, dtype) = match spec.strip_prefix("ein64:") {
+        Some(rest) => (rest, lattensor::DType::F64),
+        None => (spec.strip_prefix("ein:")?, lattensor::DType::F32),
+    };
     let (eq, shapes) = rest.rsplit_once(':')?;
     let mut seed = 0;
     let mut operands = Vec::new();
     for shape in shapes.split(',') {
         let dims: Vec<usize> = shape.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
         let n: usize = dims.iter().product();
-        operands.push(lattensor::Tensor::from_vec(workloads::floats(n, seed), &dims).ok()?);
+        operands.push(lattensor::Tensor::from_vec(workloads::floats(n, seed), &dims).ok()?.cast(dtype).ok()?);
         seed += n;
     }
     let eq = eq.to_string();
