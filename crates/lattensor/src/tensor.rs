@@ -213,6 +213,12 @@ impl Tensor {
         T::slice_from_bytes(self.storage.as_bytes())
     }
 
+    /// About how many bytes reading every element of the view touches: its
+    /// elements' bytes, or its storage's if smaller (a broadcast view).
+    pub(crate) fn bytes_read(&self) -> usize {
+        (self.numel().saturating_mul(self.dtype.size())).min(self.storage.as_bytes().len())
+    }
+
     /// The view's elements as a slice, if it is contiguous and of type `T`.
     pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
         if T::DTYPE != self.dtype || !self.is_contiguous() {

@@ -446,7 +446,8 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             }
             // A large output is written by streaming stores, as element-wise ops' are
             // (no read-for-ownership of its lines).
-            let streaming = crate::kernels::Streaming::of(out);
+            let streaming =
+                crate::kernels::Streaming::of(out, std::mem::size_of_val(&ad[..]) + std::mem::size_of_val(&bd[..]));
             // Tasks of whole rows, about PAR_CHUNK elements each, one sink per task; row r of
             // the output is a[b, i] * b[b, :] with r = b·m + i.
             let rows_per_task = (crate::kernels::PAR_CHUNK / n).max(1);

@@ -276,15 +276,29 @@ mod f16c {
     }
 }
 
-/// Outputs at least this many bytes are written with non-temporal (streaming)
-/// stores: half the largest cache's size, read once from sysfs (32 MiB if it
-/// cannot be read), so that the output and its inputs cannot all stay cached.
+/// Ops whose working set (output and inputs) is at least this many bytes write
+/// their output with non-temporal (streaming) stores: half the largest cache's
+/// size, read once from sysfs (32 MiB if it cannot be read), so that the output
+/// and its inputs cannot all stay cached.
 ///
 /// Why not a fixed size: streaming stores skip the read-for-ownership of each
 /// output line, but they also send every line to DRAM. Where the working set
-/// fits in the last-level cache, plain stores are faster: on this project's
-/// host (a 300 MiB L3), a 10M-element f32 `x + 1.0` into a recycled output
-/// took 1.84 ms with plain stores and 2.41 ms with streaming ones, in one run.
+/// fits in the last-level cache, plain stores are faster: on the host of
+/// sessions 1–7 (a 300 MiB L3), a 10M-element f32 `x + 1.0` into a recycled
+/// output took 1.84 ms with plain stores and 2.41 ms with streaming ones, in
+/// one run.
+///
+/// Why the working set, not the output alone (as until session 24): on a Xeon
+/// host with a 105 MiB L3 shared with other tenants, 10M-element outputs
+/// (40 MB f32, 20 MB f16) were below half the L3 and not streamed, yet
+/// streaming them was faster, two threads, the same build with the threshold
+/// set either way in turn, medians of 6 rounds (µs): f32 `x + y` 5658 → 5066,
+/// `x + 1.0` 4453 → 3800, i32 + f32 6571 → 5558, f16 2955 → 2650, bf16 3053 →
+/// 2795; 5M f32 2788 → 2603, 2.5M 1407 → 1326. At 1M (4 MB out, 12 MB in all)
+/// plain stores were faster: 340 against 364. Counting the inputs puts all of
+/// these on the side that was faster except 2.5M f32 (30 MB in all: 6% slower
+/// unstreamed), and keeps the 300 MiB host's case above and the Zen 4 host's
+/// (see `kernels::Streaming`) where they were.
 pub(crate) fn stream_min_bytes() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     #[cfg(test)]

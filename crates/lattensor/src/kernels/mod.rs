@@ -84,18 +84,21 @@ impl<O: Element> Sink<O> {
     }
 }
 
-/// Whether an output is large enough to be written with streaming stores
-/// ([`fast::stream_min_bytes`]). Decided once per op on the whole output,
-/// before it is split between threads: the threads' 32K-element chunks are
-/// all far smaller than the cache. (Deciding per chunk never streamed on two
-/// threads; streaming there made 10M-element f32 `x + y` ~8% faster, `x + 1.0`
-/// and i32 + f32 ~25% faster, alternating calls on the Zen 4 host.)
+/// Whether an op's output is written with streaming stores: when its working
+/// set (the output and the inputs it reads) is at least [`fast::stream_min_bytes`].
+/// Decided once per op on the whole output, before it is split between threads:
+/// the threads' 32K-element chunks are all far smaller than the cache. (Deciding
+/// per chunk never streamed on two threads; streaming there made 10M-element f32
+/// `x + y` ~8% faster, `x + 1.0` and i32 + f32 ~25% faster, alternating calls on
+/// the Zen 4 host.)
 #[derive(Clone, Copy)]
 pub(crate) struct Streaming(bool);
 
 impl Streaming {
-    pub(crate) fn of<O>(out: &[O]) -> Self {
-        Streaming(std::mem::size_of_val(out) >= fast::stream_min_bytes())
+    /// For an output `out` computed from inputs of `read` bytes in all (see
+    /// [`Tensor::bytes_read`]).
+    pub(crate) fn of<O>(out: &[O], read: usize) -> Self {
+        Streaming(std::mem::size_of_val(out).saturating_add(read) >= fast::stream_min_bytes())
     }
 }
 
@@ -260,7 +263,7 @@ where
             };
             let scalar_left = a.tensor().is_none();
             let walk = Walk::new([t.layout()]);
-            let streaming = Streaming::of(out);
+            let streaming = Streaming::of(out, t.bytes_read());
             for_chunks(out, |lo, out| {
                 let mut buf = [R::default(); BLOCK];
                 let mut sink = Sink::new(streaming);
@@ -281,7 +284,7 @@ where
         }
         (Some(ta), Some(tb)) => {
             let walk = Walk::new([ta.layout(), tb.layout()]);
-            let streaming = Streaming::of(out);
+            let streaming = Streaming::of(out, ta.bytes_read() + tb.bytes_read());
             for_chunks(out, |lo, out| {
                 let mut buf_a = [R::default(); BLOCK];
                 let mut buf_b = [R::default(); BLOCK];
@@ -488,7 +491,7 @@ where
             let scalar_left = a.tensor().is_none();
             let walk = Walk::new([t.layout()]);
             let half_scalar = half::HalfSrc::Scalar(s.cast_into::<f32>());
-            let streaming = Streaming::of(out);
+            let streaming = Streaming::of(out, t.bytes_read());
             for_chunks(out, |lo, out| {
                 let mut buf = [R::default(); BLOCK];
                 let mut sink = Sink::new(streaming);
@@ -517,7 +520,7 @@ where
         }
         (Some(ta), Some(tb)) => {
             let walk = Walk::new([ta.layout(), tb.layout()]);
-            let streaming = Streaming::of(out);
+            let streaming = Streaming::of(out, ta.bytes_read() + tb.bytes_read());
             for_chunks(out, |lo, out| {
                 let mut buf_a = [R::default(); BLOCK];
                 let mut buf_b = [R::default(); BLOCK];
@@ -635,7 +638,7 @@ pub(crate) fn unary_slices<R: Element, O: Element, F>(a: &Tensor, out: &mut [O],
 where
     F: Fn(&[R], &mut [O]) + Sync,
 {
-    let streaming = Streaming::of(out);
+    let streaming = Streaming::of(out, a.bytes_read());
     unary_slices_with(a, out, streaming, f)
 }
 
