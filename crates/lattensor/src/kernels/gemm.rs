@@ -9,7 +9,8 @@
 //!
 //! - B is packed once, whole, into panels of `NR` columns (two vectors)
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
-//!   depth block of `KC` = 512 steps of a panel is a contiguous slice.
+//!   depth block of `KC` = 512 steps of a panel is a contiguous slice. A
+//!   row-major B is read row after row, 16 rows at a time across the panels.
 //! - Each thread takes a band of rows of C and packs its rows of A, `MC` =
 //!   72 at a time (144 KiB in f32, 288 KiB in f64: in L2 beside B's depth
 //!   block), into panels of `MR` = 12 rows stored k-major, zero-padded at the
