@@ -100,6 +100,11 @@ impl Streaming {
     pub(crate) fn of<O>(out: &[O], read: usize) -> Self {
         Streaming(std::mem::size_of_val(out).saturating_add(read) >= fast::stream_min_bytes())
     }
+
+    /// Whether to stream.
+    pub(crate) fn on(self) -> bool {
+        self.0
+    }
 }
 
 /// Reads `len` elements of `t` starting at element `offset` with `stride`,
@@ -647,7 +652,8 @@ where
 /// because streaming stores would go through a block buffer and its copy,
 /// which costs these kernels more than the memory traffic it saves (10M-element
 /// f32 `exp` on the Zen 4 host, two threads, alternating calls: medians 2.86–2.97
-/// ms written in place, 3.25–3.52 ms streamed).
+/// ms written in place, 3.25–3.52 ms streamed). `exp` streams from inside its
+/// own loop instead ([`fast::exp_f32_slice_streamed`]).
 pub(crate) fn unary_slices_compute_bound<R: Element, O: Element, F>(a: &Tensor, out: &mut [O], f: F)
 where
     F: Fn(&[R], &mut [O]) + Sync,

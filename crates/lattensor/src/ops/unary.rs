@@ -276,7 +276,14 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
     let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
     match x.dtype() {
         DType::F32 => {
-            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out.data_mut(), crate::kernels::fast::exp_f32_slice)
+            // a large working set streams its output from exp's own loop
+            let out = out.data_mut();
+            let exp = if kernels::Streaming::of(out, x.bytes_read()).on() {
+                crate::kernels::fast::exp_f32_slice_streamed
+            } else {
+                crate::kernels::fast::exp_f32_slice
+            };
+            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out, exp)
         }
         DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
         DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
