@@ -490,33 +490,29 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
 /// [`exp_f32`] of a slice into `dst` (same length): eight-lane f64 arithmetic
 /// with AVX-512 when the CPU has it, else the element function in a loop the
 /// compiler vectorises.
-pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32]) {
+///
+/// `stream` (for outputs that [`super::Streaming`] says should stream): the
+/// AVX-512 loop writes `dst` with streaming stores itself, then fences; the same
+/// bits. (Streaming through a block buffer cost `exp` more than it saved, on
+/// Zen 4.) On the Xeon host, 10M f32 (80 MB in all: streamed), old and new
+/// builds in turn, medians of 6 rounds (µs): two threads 2675 → 2521 in a quiet
+/// phase, 3318 → 3580 later in a noisy one (better in 5 of its 6 pairs); one
+/// thread 6280 → 6063 (better in all 6 pairs).
+pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32], stream: bool) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f") {
         // SAFETY: the CPU supports AVX-512F (checked above), which implies AVX2 and FMA.
-        unsafe { avx512::exp_f32::<false>(src, dst) };
+        unsafe {
+            if stream {
+                avx512::exp_f32::<true>(src, dst);
+                store_fence();
+            } else {
+                avx512::exp_f32::<false>(src, dst);
+            }
+        }
         return;
     }
     simd!(dst.iter_mut().zip(src).for_each(|(d, &s)| *d = exp_f32(s)),);
-}
-
-/// [`exp_f32_slice`] writing `dst` with streaming stores straight from the
-/// AVX-512 loop (no block buffer to copy from), then fenced: for outputs that
-/// [`super::Streaming`] says should stream. The same bits as [`exp_f32_slice`].
-/// (Streaming through a block buffer cost `exp` more than it saved, on Zen 4.)
-/// On the Xeon host, 10M f32 (80 MB in all: streamed), old and new builds in
-/// turn, medians of 6 rounds (µs): two threads 2675 → 2521 in a quiet phase,
-/// 3318 → 3580 later in a noisy one (better in 5 of its 6 pairs); one thread
-/// 6280 → 6063 (better in all 6 pairs).
-pub(crate) fn exp_f32_slice_streamed(src: &[f32], dst: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512f") {
-        // SAFETY: the CPU supports AVX-512F (checked above), which implies AVX2 and FMA.
-        unsafe { avx512::exp_f32::<true>(src, dst) };
-        store_fence();
-        return;
-    }
-    exp_f32_slice(src, dst);
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -752,7 +748,7 @@ pub(crate) mod tests {
         let mut ys = vec![0f32; 1 << 24];
         for hi in 0..=255u32 {
             xs.iter_mut().enumerate().for_each(|(i, x)| *x = f32::from_bits(hi << 24 | i as u32));
-            exp_f32_slice(&xs, &mut ys);
+            exp_f32_slice(&xs, &mut ys, false);
             for (&x, &y) in xs.iter().zip(&ys) {
                 if !x.is_nan() && y.to_bits() != exp_reference(x).to_bits() {
                     wrong.push(x.to_bits());
@@ -776,11 +772,7 @@ pub(crate) mod tests {
         // (and, streamed, every head length before the aligned stores)
         for (skip, streamed) in (0..8).flat_map(|skip| [(skip, false), (skip, true)]) {
             got.fill(f32::NAN);
-            if streamed {
-                exp_f32_slice_streamed(&xs[skip..], &mut got[skip..]);
-            } else {
-                exp_f32_slice(&xs[skip..], &mut got[skip..]);
-            }
+            exp_f32_slice(&xs[skip..], &mut got[skip..], streamed);
             for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
                 assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}, streamed: {streamed}");
             }

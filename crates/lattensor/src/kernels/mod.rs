@@ -653,7 +653,7 @@ where
 /// which costs these kernels more than the memory traffic it saves (10M-element
 /// f32 `exp` on the Zen 4 host, two threads, alternating calls: medians 2.86–2.97
 /// ms written in place, 3.25–3.52 ms streamed). `exp` streams from inside its
-/// own loop instead ([`fast::exp_f32_slice_streamed`]).
+/// own loop instead ([`fast::exp_f32_slice`]).
 pub(crate) fn unary_slices_compute_bound<R: Element, O: Element, F>(a: &Tensor, out: &mut [O], f: F)
 where
     F: Fn(&[R], &mut [O]) + Sync,

@@ -278,12 +278,10 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
         DType::F32 => {
             // a large working set streams its output from exp's own loop
             let out = out.data_mut();
-            let exp = if kernels::Streaming::of(out, x.bytes_read()).on() {
-                crate::kernels::fast::exp_f32_slice_streamed
-            } else {
-                crate::kernels::fast::exp_f32_slice
-            };
-            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out, exp)
+            let stream = kernels::Streaming::of(out, x.bytes_read()).on();
+            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out, |s, d| {
+                crate::kernels::fast::exp_f32_slice(s, d, stream)
+            })
         }
         DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
         DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
