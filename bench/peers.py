@@ -50,6 +50,8 @@ LIMITS = {
 }
 
 M10 = 10_000_000
+# workload limits that the bench server's hand-written STREAM kernels measure on this host
+STREAM_KINDS = ("add", "copy", "read", "fill")
 
 
 def parse_args():
@@ -71,6 +73,8 @@ def parse_args():
         help="a lattensor bench_server binary (repeatable, e.g. to compare before/after builds); "
         f"default lattensor={SERVER.relative_to(ROOT)}",
     )
+    ap.add_argument("--no-host-limit", action="store_true",
+                    help="skip the host-limit reference (hand-written STREAM kernels in the bench server)")
     ap.add_argument("--only", default="", help="regex over peer names to keep (lattensor always kept)")
     ap.add_argument("--max-call-s", type=float, default=3.0, help="skip a peer whose first call is slower")
     ap.add_argument("--json", type=Path, help="also write raw results here")
@@ -139,6 +143,9 @@ class Peer:
     out_itemsize: int = 0
     dtype: str = ""
     lattensor: bool = False
+    # the host's own limit (`limit` of the bench server): shown beside the peers, never one of them
+    reference: bool = False
+    amount: float = 0.0  # bytes per call, when the workload's formula does not apply
 
 
 def jit(f, *xs):
@@ -497,11 +504,22 @@ def measure(w: Workload, servers):
     for name, call in raw:
         if only is None or only.search(name):
             peers.append(Peer(name, call))
+    if w.limit in STREAM_KINDS and not ARGS.no_host_limit:
+        peers.append(Peer(f"host limit: STREAM {w.limit}, hand loop", ("limit", servers[0][1]), reference=True))
 
     ref = None
     block_s = ARGS.block_ms / 1e3
     for p in peers:
         try:
+            if p.reference:
+                # the same bytes as lattensor's call moves (the first peer: lattensor's check ran)
+                p.amount = w.amount(peers[0].out_itemsize)
+                ns, moved, stores = p.call[1].ask(f"limit {w.limit} {int(p.amount)} 1").split()
+                p.amount, p.dtype = float(moved), "f32"
+                p.note = f"{stores} stores, {float(moved) / 1e6:.0f} MB a call, warm buffers"
+                one = int(ns) / 1e9
+                p.k = max(1, min(1_000_000, math.ceil(block_s / max(one, 1e-7))))
+                continue
             if p.lattensor:
                 srv = p.call[1]
                 total, shape, dtype = srv.ask(f"check {w.id}").split(" ", 2)
@@ -562,7 +580,9 @@ def measure(w: Workload, servers):
         order = pending[rnd % len(pending):] + pending[: rnd % len(pending)]
         for p in order:
             fma0, bw0 = canaries(probe_srv)
-            if p.lattensor:
+            if p.reference:
+                per = int(p.call[1].ask(f"limit {w.limit} {int(p.amount)} {p.k}").split()[0]) / 1e9 / p.k
+            elif p.lattensor:
                 per = int(p.call[1].ask(f"run {w.id} {p.k}")) / 1e9 / p.k
             else:
                 f, k = p.call, p.k
@@ -584,18 +604,19 @@ def summarise(w, peers, threads):
     best_fma = min((t[1] for p in peers for t in p.times), default=None)
     for p in peers:
         if p.error:
-            rows.append(dict(peer=p.name, error=p.error, lattensor=p.lattensor))
+            rows.append(dict(peer=p.name, error=p.error, lattensor=p.lattensor, reference=p.reference))
             continue
         clean = [t[0] for t in p.times if t[1] <= 1.5 * best_fma]
         noisy = len(clean) < 3
         ts = clean if not noisy else [t[0] for t in p.times]
         med = statistics.median(ts)
-        amount = w.amount(p.out_itemsize) if w.amount else None
+        amount = p.amount or (w.amount(p.out_itemsize) if w.amount else None)
         rate = amount / med / 1e9 if amount else None
         fast = sum(1 for t in p.times if t[2] > 50)
         rows.append(dict(peer=p.name, median=med, min=min(ts), max=max(ts), rate=rate,
                          pct=(100 * rate / limit if rate and limit else None), dtype=p.dtype,
                          note=p.note + (" NOISY (<3 clean blocks)" if noisy else ""), lattensor=p.lattensor,
+                         reference=p.reference,
                          clean=len(clean), blocks=len(p.times), fast=fast))
     ok = [r for r in rows if "median" in r]
     ok.sort(key=lambda r: r["median"])
@@ -615,21 +636,25 @@ def render(results, threads, header):
     # summary
     out.append("### Summary: lattensor vs the best variant of each peer framework")
     out.append("")
-    out.append("ratio = peer median / lattensor median (> 1: lattensor is faster)")
-    out.append("")
     lat_names = [r["peer"] for r in results[0]["rows"] if r.get("lattensor")] if results else []
     # ratios are against "lattensor" if given, else the last --lattensor build (the newest)
     main = "lattensor" if "lattensor" in lat_names or not lat_names else ARGS_LATTENSOR_ORDER[-1]
     fws = ["numpy", "opt_einsum", "jax", "tf", "torch"]
-    out.append("| workload | lattensor | rate | % of limit | best peer | best peer median | vs best | "
+    out.append("ratio = peer median / lattensor median (> 1: lattensor is faster); "
+               "'% of host limit': lattensor's rate against the hand-written STREAM kernel on the same "
+               "bytes in the same run; '% of Zen 4 limit': against the task's measured limits")
+    out.append("")
+    out.append("| workload | lattensor | rate | % of host limit | % of Zen 4 limit | best peer | best peer median | vs best | "
                + " | ".join(f"vs {f}" for f in fws) + " |")
-    out.append("|---" * (7 + len(fws)) + "|")
+    out.append("|---" * (8 + len(fws)) + "|")
     for res in results:
         rows = [r for r in res["rows"] if "median" in r]
         lat = next((r for r in rows if r["peer"] == main), None)
-        peers = [r for r in rows if not r.get("lattensor")]
+        peers = [r for r in rows if not r.get("lattensor") and not r.get("reference")]
+        host = next((r for r in rows if r.get("reference")), None)
         if lat is None:
             continue
+        host_pct = f"{100 * lat['rate'] / host['rate']:.0f}%" if host and lat["rate"] and host["rate"] else "-"
         best = min(peers, key=lambda r: r["median"], default=None)
         rate = f"{lat['rate']:.1f} {res['unit']}" if lat["rate"] else "view"
         pct = f"{lat['pct']:.0f}%" if lat["pct"] else "-"
@@ -637,7 +662,7 @@ def render(results, threads, header):
         for f in fws:
             fr = [r for r in peers if framework(r["peer"]) == f]
             cells.append(f"{min(r['median'] for r in fr) / lat['median']:.2f}x" if fr else "-")
-        out.append(f"| {res['id']} | {fmt_t(lat['median'])} | {rate} | {pct} | "
+        out.append(f"| {res['id']} | {fmt_t(lat['median'])} | {rate} | {host_pct} | {pct} | "
                    + (f"{best['peer']} | {fmt_t(best['median'])} | {best['median'] / lat['median']:.2f}x | " if best else "- | - | - | ")
                    + " | ".join(cells) + " |")
     out.append("")
@@ -648,10 +673,10 @@ def render(results, threads, header):
             out.append(f"Limit ({res['limit_name']}, {threads} thread{'s' if threads > 1 else ''}): {res['limit']} {res['unit']}.")
             out.append("")
         lat = next((r for r in res["rows"] if r.get("peer") == main and "median" in r), None)
-        out.append(f"| peer | median [min–max] | {res['unit']} | % of limit | vs {main} | result dtype | clean/blocks | notes |")
+        out.append(f"| peer | median [min–max] | {res['unit']} | % of Zen 4 limit | vs {main} | result dtype | clean/blocks | notes |")
         out.append("|---|---|---|---|---|---|---|---|")
         for r in res["rows"]:
-            name = f"**{r['peer']}**" if r.get("lattensor") else r["peer"]
+            name = f"**{r['peer']}**" if r.get("lattensor") else f"_{r['peer']}_" if r.get("reference") else r["peer"]
             if "median" not in r:
                 out.append(f"| {name} | {r['error']} | - | - | - | - | - | |")
                 continue

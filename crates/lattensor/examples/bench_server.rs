@@ -12,6 +12,12 @@
 //! - `check NAME` → `ok SUM SHAPE DTYPE`: the f64 sum of one result, for comparing with the peers
 //! - `probe_fma` → `ok NS`: a 2-thread FMA loop with a spin barrier (the noise canary)
 //! - `probe_read` → `ok GBPS`: a 2-thread read of 96 MiB (the bandwidth-mode canary)
+//! - `limit KIND BYTES K` → `ok NS BYTES STORES`: the host's own memory-bandwidth
+//!   limit on a workload's traffic: `K` calls of a hand-written STREAM kernel
+//!   (`add`, `copy`, `read` or `fill`, f32, AVX-512 where available) moving `BYTES`
+//!   per call on warm, reused buffers, on the threads lattensor uses, in the fastest
+//!   of its variants (`STORES`: regular or `nt` stores, `+prefetch`; `plain` or
+//!   `prefetch` for `read`). See [`limits`].
 //! - `quit`
 //!
 //! The workloads and their inputs are in `benches/workloads/mod.rs`.
@@ -28,6 +34,9 @@ use lattensor::DType;
 #[path = "../benches/workloads/mod.rs"]
 mod workloads;
 use workloads::{Call, NAMES, floats, workload};
+
+#[path = "bench_server/limits.rs"]
+mod limits;
 
 /// Pins the calling thread to `cpu` (best effort: the probe still runs unpinned).
 fn pin(cpu: usize) {
@@ -103,6 +112,7 @@ fn probe_read(buf: &Arc<Vec<f32>>) -> f64 {
 fn main() {
     let mut calls: HashMap<String, Call> = HashMap::new();
     let read_buf = Arc::new(floats(96 << 18, 0));
+    let mut limit_runs = limits::Limits::default();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -139,6 +149,13 @@ fn main() {
             }
             ["probe_fma"] => format!("ok {}", probe_fma()),
             ["probe_read"] => format!("ok {:.2}", probe_read(&read_buf)),
+            ["limit", kind, bytes, k] => match (kind.parse(), bytes.parse(), k.parse()) {
+                (Ok(kind), Ok(bytes), Ok(k)) => {
+                    let (ns, moved, stores) = limit_runs.run(kind, bytes, k);
+                    format!("ok {ns} {moved} {stores}")
+                }
+                _ => format!("err bad limit command {line}"),
+            },
             ["quit"] | [] => break,
             _ => format!("err unknown command {line}"),
         };

@@ -258,6 +258,11 @@ fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
 /// The sum of f32 values accumulated in f64 (compensated across blocks), split
 /// across threads when long: einsum's reductions of f32 use it.
 pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
+    sum_f32_in(xs, crate::kernels::fast::read_streams())
+}
+
+/// [`sum_f32`], each thread reading `streams` (1 or 4) sequential streams side by side.
+fn sum_f32_in(xs: &[f32], streams: usize) -> f64 {
     const SPLIT: usize = 1 << 16;
     if xs.len() < 32 {
         // a plain f64 loop: exact enough for so few terms, and no compensation to pay for per short row
@@ -266,8 +271,31 @@ pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
     if xs.len() < 4 * SPLIT {
         return finish(narrow_fold((0.0, 0.0), xs));
     }
+    if streams == 4 {
+        // four quarters read side by side: task i takes piece i of each quarter, so
+        // that each thread's contiguous run of tasks reads four sequential streams
+        let quarter = xs.len() / 4;
+        let piece = SPLIT / 4;
+        let parts: Vec<Kahan> = par_map(quarter.div_ceil(piece), xs.len(), |i| {
+            let (lo, hi) = (i * piece, ((i + 1) * piece).min(quarter));
+            narrow_fold4([0, 1, 2, 3].map(|j| &xs[j * quarter + lo..j * quarter + hi]))
+        });
+        let s = parts.into_iter().fold((0.0, 0.0), kahan_combine);
+        return finish(narrow_fold(s, &xs[4 * quarter..]));
+    }
     let parts: Vec<Kahan> = par_map_chunks(xs, SPLIT, |c| narrow_fold((0.0, 0.0), c));
     finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
+}
+
+/// The compensated sum of four slices of one length, read side by side
+/// ([`crate::kernels::fast::fold_streams`]).
+fn narrow_fold4(xs: [&[f32]; 4]) -> Kahan {
+    let lanes = crate::kernels::fast::fold_streams(xs, 0f64, |a, x| a + x as f64);
+    let mut s = (0.0, 0.0);
+    for l in lanes.into_iter().flatten() {
+        s = kahan_add(s, l);
+    }
+    xs.iter().fold(s, |s, x| x[x.len() / 8 * 8..].iter().fold(s, |s, &v| kahan_add(s, v as f64)))
 }
 
 fn kahan_combine(a: Kahan, b: Kahan) -> Kahan {
@@ -689,6 +717,27 @@ mod tests {
         assert_eq!(l.item::<f64>().unwrap(), f64::NEG_INFINITY);
         let l = reduce_logsumexp(&m(vec![1000.0, 1000.0], &[2]), Axes::All, false).unwrap();
         assert!((l.item::<f64>().unwrap() - (1000.0 + 2f64.ln())).abs() < 1e-12);
+    }
+
+    #[test]
+    fn long_sums_read_in_one_or_four_streams_are_exact() {
+        // small integers: every partial sum is exact in f64, whatever the order
+        for n in [(1usize << 18) - 1, 1 << 18, (1 << 18) + 3, (1 << 20) + 4 * 16_384 + 13, 3_000_001] {
+            let xs: Vec<f32> = (0..n).map(|i| ((i * 7919) % 2003) as f32 - 1000.0).collect();
+            let exact: f64 = xs.iter().map(|&x| x as f64).sum();
+            for streams in [1, 4] {
+                assert_eq!(sum_f32_in(&xs, streams), exact, "{n} elements, {streams} streams");
+            }
+        }
+        // and the compensation survives the split: 1e8 plus many ones, in each quarter
+        let mut v = vec![1.0f32; 1 << 20];
+        for q in 0..4 {
+            v[q << 18] = 1e8;
+        }
+        let want = 4e8 + ((1 << 20) - 4) as f64;
+        for streams in [1, 4] {
+            assert_eq!(sum_f32_in(&v, streams), want, "{streams} streams");
+        }
     }
 
     #[test]
