@@ -516,7 +516,7 @@ def measure(w: Workload, servers):
                 p.amount = w.amount(peers[0].out_itemsize)
                 ns, moved, stores = p.call[1].ask(f"limit {w.limit} {int(p.amount)} 1").split()
                 p.amount, p.dtype = float(moved), "f32"
-                p.note = f"{stores} stores, {float(moved) / 1e6:.0f} MB a call, warm buffers"
+                p.note = f"variant {stores}, {float(moved) / 1e6:.0f} MB a call, warm buffers"
                 one = int(ns) / 1e9
                 p.k = max(1, min(1_000_000, math.ceil(block_s / max(one, 1e-7))))
                 continue
