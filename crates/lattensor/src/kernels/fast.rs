@@ -177,6 +177,34 @@ fn fetch_ahead<T>(c: &[T]) {
     }
 }
 
+/// Writes the 64 bytes of `line` to `dst` with streaming stores (SSE2's, which
+/// every x86-64 CPU has; four of them fill one write-combining buffer).
+///
+/// # Safety
+/// `dst` is 64-byte aligned with 64 writable bytes that do not overlap `line`,
+/// and `line` is 64 bytes long.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn stream_line<T>(dst: *mut T, line: &[T]) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_stream_si128};
+    let (s, d) = (line.as_ptr().cast::<__m128i>(), dst.cast::<__m128i>());
+    for i in 0..4 {
+        // SAFETY: the function's contract: 64 bytes at each, `d` aligned.
+        unsafe { _mm_stream_si128(d.add(i), _mm_loadu_si128(s.add(i))) };
+    }
+}
+
+/// Asks for the line [`FETCH_AHEAD`] bytes past element `at` of `xs`.
+#[inline(always)]
+pub(crate) fn fetch_ahead_of<T>(xs: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = xs.as_ptr().wrapping_add(at).cast::<i8>().wrapping_add(FETCH_AHEAD);
+        // SAFETY: prefetching is a hint and never faults, whatever the address.
+        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+    }
+}
+
 /// `s` as a slice of `T`, when `S` is `T`.
 #[inline(always)]
 pub(crate) fn same<S: Element, T: Element>(s: &[S]) -> Option<&[T]> {
