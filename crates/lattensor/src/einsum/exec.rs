@@ -453,10 +453,10 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
             let rows_per_task = (crate::kernels::PAR_CHUNK / n).max(1);
             let task = |(t, rows): (usize, &mut [C])| {
                 let mut sink = crate::kernels::Sink::new(streaming);
-                // Streamed rows go out 256 elements at a time, not the element-wise ops'
-                // `STREAM_BLOCK`: the 4096² f32 outer product took 2817 µs against 3149
+                // Streamed rows go out `BLOCK` (256) elements at a time, not the element-wise
+                // ops' `STREAM_BLOCK`: the 4096² f32 outer product took 2817 µs against 3149
                 // with blocks of 1024 (two threads, medians of five rounds in turn).
-                let step = if streaming.on() { 256 } else { n };
+                let step = if streaming.on() { crate::kernels::BLOCK } else { n };
                 for (i, row) in rows.chunks_exact_mut(n).enumerate() {
                     let r = t * rows_per_task + i;
                     let (bi, x) = (r / m, ad[r]);

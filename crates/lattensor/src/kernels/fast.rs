@@ -168,7 +168,7 @@ const FETCH_AHEAD_MIN: usize = 64 << 10;
 /// f32 read 7.7 GB/s without and 8.8–9.3 GB/s with (C, on a Xeon host; 1–8 KiB
 /// ahead were alike).
 #[inline(always)]
-fn fetch_ahead<T>(c: &[T]) {
+pub(crate) fn fetch_ahead<T>(c: &[T]) {
     #[cfg(target_arch = "x86_64")]
     for line in (0..std::mem::size_of_val(c)).step_by(64) {
         let at = c.as_ptr().cast::<i8>().wrapping_add(FETCH_AHEAD + line);
@@ -191,17 +191,6 @@ pub(crate) unsafe fn stream_line<T>(dst: *mut T, line: &[T]) {
     for i in 0..4 {
         // SAFETY: the function's contract: 64 bytes at each, `d` aligned.
         unsafe { _mm_stream_si128(d.add(i), _mm_loadu_si128(s.add(i))) };
-    }
-}
-
-/// Asks for the line [`FETCH_AHEAD`] bytes past element `at` of `xs`.
-#[inline(always)]
-pub(crate) fn fetch_ahead_of<T>(xs: &[T], at: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p = xs.as_ptr().wrapping_add(at).cast::<i8>().wrapping_add(FETCH_AHEAD);
-        // SAFETY: prefetching is a hint and never faults, whatever the address.
-        unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
     }
 }
 
@@ -479,9 +468,7 @@ pub(crate) fn stream_store<T: Element>(src: &[T], dst: &mut [T]) {
 /// the two must not overlap.
 #[cfg(target_arch = "x86_64")]
 unsafe fn stream_lines(s: *const u8, d: *mut u8, len: usize) {
-    use std::arch::x86_64::{
-        __m128i, __m512i, _mm_loadu_si128, _mm_stream_si128, _mm512_loadu_si512, _mm512_stream_si512,
-    };
+    use std::arch::x86_64::{__m512i, _mm512_loadu_si512, _mm512_stream_si512};
 
     #[target_feature(enable = "avx512f")]
     unsafe fn wide(s: *const u8, d: *mut u8, len: usize) {
@@ -496,10 +483,10 @@ unsafe fn stream_lines(s: *const u8, d: *mut u8, len: usize) {
         // SAFETY: the caller's guarantees; AVX-512F checked above.
         return unsafe { wide(s, d, len) };
     }
-    for i in (0..len).step_by(16) {
-        // SAFETY: SSE2 is part of x86_64; i + 16 <= len, and d + i is 16-byte
-        // aligned because d is 64-byte aligned.
-        unsafe { _mm_stream_si128(d.add(i).cast::<__m128i>(), _mm_loadu_si128(s.add(i).cast::<__m128i>())) };
+    for i in (0..len).step_by(64) {
+        // SAFETY: i + 64 <= len (len is a multiple of 64), d + i is 64-byte aligned
+        // because d is, and the ranges do not overlap (the caller's guarantees).
+        unsafe { stream_line(d.add(i), std::slice::from_raw_parts(s.add(i), 64)) };
     }
 }
 

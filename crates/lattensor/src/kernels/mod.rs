@@ -23,7 +23,7 @@ use crate::{DType, Tensor, with_dtype};
 use walk::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
-const BLOCK: usize = 256;
+pub(crate) const BLOCK: usize = 256;
 /// Outputs at least this long are computed in parallel (in tasks of
 /// [`PAR_CHUNK`], shared with the pool's helpers, see [`pool`]). Measured on
 /// the Zen 4 host with `examples/par_threshold_sweep.rs` (f32, back to back,
@@ -711,8 +711,8 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
                         std::array::from_fn(|l| f(xs[l], ys[l]))
                     },
                     {
-                        fast::fetch_ahead_of(x, at);
-                        fast::fetch_ahead_of(y, at);
+                        fast::fetch_ahead(&x[at..at + G]);
+                        fast::fetch_ahead(&y[at..at + G]);
                     }
                 )
             }
@@ -723,7 +723,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
                         let xs = &x[at..at + G];
                         std::array::from_fn(|l| f(xs[l], v))
                     },
-                    { fast::fetch_ahead_of(x, at) }
+                    { fast::fetch_ahead(&x[at..at + G]) }
                 )
             }
             (Src::Scalar(v), Src::Slice(y)) => {
@@ -733,7 +733,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
                         let ys = &y[at..at + G];
                         std::array::from_fn(|l| f(v, ys[l]))
                     },
-                    { fast::fetch_ahead_of(y, at) }
+                    { fast::fetch_ahead(&y[at..at + G]) }
                 )
             }
             (Src::Scalar(x), Src::Scalar(y)) => {
@@ -865,10 +865,6 @@ mod tests {
     use crate::element::Element;
     use crate::{DType, Tensor, ops};
 
-    /// Mixed operands whose conversion is fused into the op's loop (u8 and
-    /// i32 in f32/f64 arithmetic, f32 in f64) give exactly what the same op
-    /// gives on operands cast to the compute type first, on either side,
-    /// against slices, broadcast rows and scalars, in parallel and streamed.
     #[test]
     fn interleaved_lines_equal_the_plain_loop() {
         // 64-byte aligned outputs of several lengths (whole lines, a part line, a part
@@ -909,6 +905,10 @@ mod tests {
         check::<i32>(|v| v as i32);
     }
 
+    /// Mixed operands whose conversion is fused into the op's loop (u8 and
+    /// i32 in f32/f64 arithmetic, f32 in f64) give exactly what the same op
+    /// gives on operands cast to the compute type first, on either side,
+    /// against slices, broadcast rows and scalars, in parallel and streamed.
     #[test]
     fn fused_mixed_operands_equal_converted_ones() {
         let (rows, cols) = (4usize, 70_001usize);
