@@ -131,8 +131,9 @@ pub(crate) fn fold_streams<T: Copy, A: Copy>(xs: [&[T]; 4], zero: A, add: impl F
     })
 }
 
-/// How many sequential streams a thread's long sum reads side by side: 4 on
-/// Intel CPUs, 1 elsewhere. On the Xeon host (a C loop, two threads, each
+/// How many sequential streams a thread's long sum reads side by side (and
+/// whether streamed element-wise ops interleave four regions): 4 on Intel
+/// CPUs, 1 elsewhere. On the Xeon host (a C loop, two threads, each
 /// prefetching a page ahead, best of 6–30 runs, GB/s): 512 MiB 13.6–17.2 with one
 /// stream per thread against 17.8–21.9 with four; 40 MB 16.0–18.9 against
 /// 22.2–25.7. On the Zen 4 host one stream had read 512 MiB 2.0× faster than
@@ -590,7 +591,104 @@ pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32], stream: bool) {
         }
         return;
     }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports AVX2 and FMA (checked above).
+        unsafe {
+            if stream {
+                avx2::exp_f32::<true>(src, dst);
+                store_fence();
+            } else {
+                avx2::exp_f32::<false>(src, dst);
+            }
+        }
+        return;
+    }
     simd!(dst.iter_mut().zip(src).for_each(|(d, &s)| *d = exp_f32(s)),);
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{
+        __m256d, _CMP_UNORD_Q, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_ps, _mm256_castpd_si256,
+        _mm256_castps_si256, _mm256_castps256_ps128, _mm256_castsi256_pd, _mm256_castsi256_ps, _mm256_cmp_ps,
+        _mm256_cvtpd_ps, _mm256_cvtps_pd, _mm256_extractf128_ps, _mm256_fmadd_pd, _mm256_i64gather_pd, _mm256_loadu_ps,
+        _mm256_max_ps, _mm256_min_ps, _mm256_mul_pd, _mm256_or_si256, _mm256_set_m128, _mm256_set1_epi32,
+        _mm256_set1_epi64x, _mm256_set1_pd, _mm256_set1_ps, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_ps,
+        _mm256_stream_ps, _mm256_sub_pd,
+    };
+
+    use super::{EXP_CLAMP, EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
+
+    /// The operations of [`super::exp_f32`] on four f64 lanes, eight f32 a
+    /// step, for CPUs with AVX2 and FMA but not AVX-512 (Zen 3, most laptops):
+    /// the same FMAs on the same values, the table read by a gather, 2ᵏ built
+    /// from its exponent bits, NaNs restored from the input by a final blend.
+    /// The element function was a scalar loop here; 10M f32 on a Zen 3 host,
+    /// two threads, old and new paths in turn: see `bench/RESULTS.md`, session 26.
+    ///
+    /// `STREAM`: the results go out by streaming stores, as in `avx512::exp_f32`.
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) unsafe fn exp_f32<const STREAM: bool>(src: &[f32], dst: &mut [f32]) {
+        let n = src.len().min(dst.len());
+        let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
+        let head = if STREAM { d.align_offset(32).min(n) } else { 0 };
+        for j in 0..head {
+            dst[j] = super::exp_f32(src[j]);
+        }
+        let table = EXP2_SIXTEENTHS.as_ptr().cast::<f64>();
+        let (lo, hi) = (_mm256_set1_ps(-EXP_CLAMP as f32), _mm256_set1_ps(EXP_CLAMP as f32));
+        let (shifter, c16, neg_ln2) =
+            (_mm256_set1_pd(SHIFTER), _mm256_set1_pd(SIXTEEN_LOG2E), _mm256_set1_pd(-LN2_SIXTEENTH));
+        let poly = EXP_POLY.map(|c| _mm256_set1_pd(c));
+        let (low4, quiet) = (_mm256_set1_epi64x(15), _mm256_set1_epi32(0x0040_0000));
+        // t's bits minus the shifter's are 16k + j; adding 1023·16 first keeps the
+        // value positive (k ≥ −151), so a logical shift gives k + 1023
+        let bias = _mm256_set1_epi64x(1023 * 16 - SHIFTER.to_bits() as i64);
+        let half = |xd: __m256d| {
+            let t = _mm256_fmadd_pd(xd, c16, shifter);
+            let nn = _mm256_sub_pd(t, shifter);
+            // fma(n, −c, x) is fma(−n, c, x), the scalar's, exactly
+            let r = _mm256_fmadd_pd(nn, neg_ln2, xd);
+            let mut p = poly[0];
+            for &c in &poly[1..] {
+                p = _mm256_fmadd_pd(p, r, c);
+            }
+            let bits = _mm256_castpd_si256(t);
+            let idx = _mm256_and_si256(bits, low4);
+            // SAFETY: each index is below 16, the table's length.
+            let entry = unsafe { _mm256_i64gather_pd::<8>(table, idx) };
+            let two_k =
+                _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_srli_epi64::<4>(_mm256_add_epi64(bits, bias))));
+            _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(entry, p), two_k))
+        };
+        let mut i = head;
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n, the length of both slices.
+            let x = unsafe { _mm256_loadu_ps(s.add(i)) };
+            let xc = _mm256_min_ps(hi, _mm256_max_ps(lo, x));
+            let y = _mm256_set_m128(
+                half(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(xc))),
+                half(_mm256_cvtps_pd(_mm256_castps256_ps128(xc))),
+            );
+            // a NaN comes back as the input, quieted, as in the element function
+            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x);
+            let quieted = _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(x), quiet));
+            let y = _mm256_blendv_ps(y, quieted, nan);
+            // SAFETY: as for the load; when streaming, d + i is 32-byte aligned.
+            unsafe {
+                if STREAM {
+                    _mm256_stream_ps(d.add(i), y);
+                } else {
+                    _mm256_storeu_ps(d.add(i), y);
+                }
+            }
+            i += 8;
+        }
+        for j in i..n {
+            dst[j] = super::exp_f32(src[j]);
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -870,6 +968,38 @@ pub(crate) mod tests {
         for (skip, streamed) in (0..8).flat_map(|skip| [(skip, false), (skip, true)]) {
             got.fill(f32::NAN);
             exp_f32_slice(&xs[skip..], &mut got[skip..], streamed);
+            for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
+                assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}, streamed: {streamed}");
+            }
+        }
+    }
+
+    /// The AVX2 loop directly, so that it is tested on AVX-512 CPUs too (where
+    /// [`exp_f32_slice`] takes the AVX-512 loop).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn exp_avx2_loop_matches_the_element_function_bit_for_bit() {
+        if !(std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")) {
+            return;
+        }
+        let xs: Vec<f32> = (0..u32::MAX)
+            .step_by(40_009)
+            .map(f32::from_bits)
+            .chain([f32::NAN, -f32::NAN, f32::from_bits(0xff80_0123), 88.72284, 88.72285, -103.97208, -87.33655])
+            .chain([-104.0, -105.0, 104.0, 1e-30, -1e-30, 0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY])
+            .collect();
+        let mut got = vec![0f32; xs.len()];
+        for (skip, streamed) in (0..8).flat_map(|skip| [(skip, false), (skip, true)]) {
+            got.fill(f32::NAN);
+            // SAFETY: the CPU has AVX2 and FMA (checked above).
+            unsafe {
+                if streamed {
+                    avx2::exp_f32::<true>(&xs[skip..], &mut got[skip..]);
+                    store_fence();
+                } else {
+                    avx2::exp_f32::<false>(&xs[skip..], &mut got[skip..]);
+                }
+            }
             for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
                 assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}, streamed: {streamed}");
             }

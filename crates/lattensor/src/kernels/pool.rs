@@ -374,7 +374,7 @@ mod tests {
         for_each_item(items, |s| {
             total.fetch_add(s.parse::<usize>().unwrap(), Ordering::Relaxed);
         });
-        assert_eq!(total.load(Ordering::Relaxed), (0..50).sum());
+        assert_eq!(total.load(Ordering::Relaxed), (0..50).sum::<usize>());
     }
 
     #[test]
