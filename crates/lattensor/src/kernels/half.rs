@@ -125,6 +125,38 @@ fn narrow_one<H: Element>(x: f32) -> H {
     }
 }
 
+/// One operand of a loop, split once before it: a pointer to contiguous
+/// elements, or (`SCALAR`) a value in f32 and a null pointer. The loops are
+/// instantiated per kind of operand, so no step branches on it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Operand<H> {
+    ptr: *const H,
+    value: f32,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<H> Operand<H> {
+    fn of(s: HalfSrc<'_, H>) -> Self {
+        match s {
+            HalfSrc::Slice(x) => Operand { ptr: x.as_ptr(), value: 0.0 },
+            HalfSrc::Scalar(v) => Operand { ptr: std::ptr::null(), value: v },
+        }
+    }
+}
+
+/// Runs `body::<A_SCALAR, B_SCALAR>` for the kinds of `a` and `b`.
+macro_rules! by_kinds {
+    ($a:expr, $b:expr, $body:ident, $($arg:expr),*) => {
+        match ($a, $b) {
+            (HalfSrc::Slice(_), HalfSrc::Slice(_)) => $body::<H, F, false, false>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => $body::<H, F, false, true>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => $body::<H, F, true, false>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => $body::<H, F, true, true>(Operand::of($a), Operand::of($b), $($arg),*),
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
@@ -136,7 +168,7 @@ mod avx512 {
         _mm512_srli_epi32, _mm512_storeu_si512, _mm512_unpackhi_epi16, _mm512_unpacklo_epi16,
     };
 
-    use super::{HalfSrc, one};
+    use super::{HalfSrc, Operand, one};
     use crate::DType;
     use crate::element::Element;
 
@@ -181,36 +213,6 @@ mod avx512 {
         };
         // SAFETY: the caller guarantees 16 writable 2-byte elements (32 bytes) at `p`.
         unsafe { _mm256_storeu_si256(p.cast::<__m256i>(), h) };
-    }
-
-    /// One operand of a loop, split once before it: a pointer to contiguous
-    /// elements, or (`SCALAR`) a value in f32 and a null pointer. The loops are
-    /// instantiated per kind of operand, so no step branches on it.
-    #[derive(Clone, Copy)]
-    struct Operand<H> {
-        ptr: *const H,
-        value: f32,
-    }
-
-    impl<H> Operand<H> {
-        fn of(s: HalfSrc<'_, H>) -> Self {
-            match s {
-                HalfSrc::Slice(x) => Operand { ptr: x.as_ptr(), value: 0.0 },
-                HalfSrc::Scalar(v) => Operand { ptr: std::ptr::null(), value: v },
-            }
-        }
-    }
-
-    /// Runs `body::<A_SCALAR, B_SCALAR>` for the kinds of `a` and `b`.
-    macro_rules! by_kinds {
-        ($a:expr, $b:expr, $body:ident, $($arg:expr),*) => {
-            match ($a, $b) {
-                (HalfSrc::Slice(_), HalfSrc::Slice(_)) => $body::<H, F, false, false>(Operand::of($a), Operand::of($b), $($arg),*),
-                (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => $body::<H, F, false, true>(Operand::of($a), Operand::of($b), $($arg),*),
-                (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => $body::<H, F, true, false>(Operand::of($a), Operand::of($b), $($arg),*),
-                (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => $body::<H, F, true, true>(Operand::of($a), Operand::of($b), $($arg),*),
-            }
-        };
     }
 
     /// Sixteen elements at `i` of `s` widened (or the scalar sixteen times).
@@ -422,7 +424,7 @@ mod avx2 {
         _mm256_permute4x64_epi64, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
     };
 
-    use super::{HalfSrc, one};
+    use super::{HalfSrc, Operand, one};
     use crate::DType;
     use crate::element::Element;
 
@@ -473,15 +475,15 @@ mod avx2 {
     /// Eight elements at `i` of `s` widened (or the scalar eight times).
     ///
     /// # Safety
-    /// Unless `SCALAR`, `s` is a slice with at least `i + 8` elements; `H` must be f16 or bf16.
+    /// Unless `SCALAR`, `s.ptr` has at least `i + 8` readable elements; `H` must be f16 or bf16.
     #[inline(always)]
-    unsafe fn load8<H: Element, const SCALAR: bool>(s: (*const H, f32), i: usize) -> [f32; 8] {
+    unsafe fn load8<H: Element, const SCALAR: bool>(s: Operand<H>, i: usize) -> [f32; 8] {
         if SCALAR {
-            [s.1; 8]
+            [s.value; 8]
         } else {
             // SAFETY: the caller guarantees eight elements from `i`; `[f32; 8]` and
             // `__m256` have the same size and every bit pattern is valid for both.
-            unsafe { std::mem::transmute::<__m256, [f32; 8]>(widen8(s.0.add(i))) }
+            unsafe { std::mem::transmute::<__m256, [f32; 8]>(widen8(s.ptr.add(i))) }
         }
     }
 
@@ -497,20 +499,8 @@ mod avx2 {
         out: &mut [H],
         f: &F,
     ) {
-        let split = |s: HalfSrc<'_, H>| match s {
-            HalfSrc::Slice(x) => (x.as_ptr(), 0.0),
-            HalfSrc::Scalar(v) => (std::ptr::null(), v),
-        };
-        let (pa, pb) = (split(a), split(b));
-        // SAFETY (each arm): forwarded; the kinds match the operands'.
-        let done = unsafe {
-            match (a, b) {
-                (HalfSrc::Slice(_), HalfSrc::Slice(_)) => steps8::<H, F, false, false>(pa, pb, out, f),
-                (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => steps8::<H, F, false, true>(pa, pb, out, f),
-                (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => steps8::<H, F, true, false>(pa, pb, out, f),
-                (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => steps8::<H, F, true, true>(pa, pb, out, f),
-            }
-        };
+        // SAFETY: forwarded (the operands are `a` and `b`, split).
+        let done = unsafe { by_kinds!(a, b, steps8, out, f) };
         for (j, o) in out.iter_mut().enumerate().skip(done) {
             *o = one(a, b, j, f);
         }
@@ -523,8 +513,8 @@ mod avx2 {
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn steps8<H: Element, F: Fn(f32, f32) -> f32, const A_SCALAR: bool, const B_SCALAR: bool>(
-        a: (*const H, f32),
-        b: (*const H, f32),
+        a: Operand<H>,
+        b: Operand<H>,
         out: &mut [H],
         f: &F,
     ) -> usize {
