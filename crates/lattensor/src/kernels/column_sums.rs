@@ -10,6 +10,12 @@
 //! f32, 4096-column stripes, best of 15–20): one thread 11, 16, 22, 28, 20 and
 //! 14 GB/s with 1, 2, 4, 8, 16 and 32 rows per pass; two threads 39 GB/s with 4
 //! rows, 44 with 8. Eight rows it is.
+//!
+//! CPUs without AVX-512 take an AVX2 loop (four f64 a vector, two vectors a
+//! step): the plain loop did not vectorise. On a Zen 3 host (AVX2 only), one
+//! process alternating calls with the plain loop, medians of 30 (ms): the mean
+//! over axis 0 of 4096² f32 two threads 6.23 → 1.69 (40 GB/s), one thread
+//! 12.2 → 2.49.
 
 /// Rows per pass.
 pub(crate) const ROWS: usize = 8;
@@ -24,6 +30,9 @@ pub(crate) fn add_rows<const R: usize>(acc: &mut [f64], rows: [&[f32]; R]) {
     if std::arch::is_x86_feature_detected!("avx512f") {
         // SAFETY: the CPU has AVX-512F (checked just now); every row has at least `w` = acc.len() elements.
         done = unsafe { avx512::add_rows(acc, rows) };
+    } else if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just now); every row has at least `w` = acc.len() elements.
+        done = unsafe { avx2::add_rows(acc, rows) };
     }
     crate::kernels::fast::simd!({
         for (c, s) in acc.iter_mut().enumerate().skip(done) {
@@ -60,6 +69,36 @@ mod avx512 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::{_mm_loadu_ps, _mm256_add_pd, _mm256_cvtps_pd, _mm256_loadu_pd, _mm256_storeu_pd};
+
+    /// [`super::add_rows`] over the columns in steps of eight (two vectors of four); returns how many it did.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, and every row at least `acc.len()` elements.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn add_rows<const R: usize>(acc: &mut [f64], rows: [&[f32]; R]) -> usize {
+        let w = acc.len() / 8 * 8;
+        let a = acc.as_mut_ptr();
+        for c in (0..w).step_by(8) {
+            // SAFETY: c + 8 <= w <= acc.len(), and every row has at least acc.len() elements.
+            unsafe {
+                let mut lo = _mm256_loadu_pd(a.add(c));
+                let mut hi = _mm256_loadu_pd(a.add(c + 4));
+                for row in rows {
+                    let p = row.as_ptr().add(c);
+                    lo = _mm256_add_pd(lo, _mm256_cvtps_pd(_mm_loadu_ps(p)));
+                    hi = _mm256_add_pd(hi, _mm256_cvtps_pd(_mm_loadu_ps(p.add(4))));
+                }
+                _mm256_storeu_pd(a.add(c), lo);
+                _mm256_storeu_pd(a.add(c + 4), hi);
+            }
+        }
+        w
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +128,14 @@ mod tests {
             add_rows(&mut one, [&row[..]]);
         }
         assert!(one.iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        // the AVX2 loop on its own, also on CPUs where the AVX-512 one is chosen
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut got = start.clone();
+            // SAFETY: the CPU has AVX2; every row has 37 elements, as many as `got`.
+            let done = unsafe { avx2::add_rows(&mut got, std::array::from_fn::<_, ROWS, _>(|r| &rows[r][..])) };
+            assert_eq!(done, 32);
+            assert!(got[..done].iter().zip(&want).all(|(a, b)| a.to_bits() == b.to_bits()));
+        }
     }
 }
