@@ -5,7 +5,10 @@
 //! dispatches to its AVX2 kernels on a stable toolchain; measured on the
 //! development host (AVX-512, 48 KiB L1d, 2 MiB L2) they reach about 40% of
 //! the FMA peak on one core. This is the classic Goto/BLIS layout, sized for
-//! 32 vector registers and that cache hierarchy:
+//! 32 vector registers and that cache hierarchy. (On CPUs with AVX2 but not
+//! AVX-512 the `gemm` crate stays: an AVX2 kernel of this layout, 6-row
+//! sub-tiles of the 12-row tile, measured 7–20% slower than it on a Zen 3 host;
+//! see `bench/RESULTS.md`, sessions 26 and 27.)
 //!
 //! - B is packed once, whole, into panels of `NR` columns (two vectors)
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
