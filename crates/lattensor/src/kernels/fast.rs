@@ -567,8 +567,9 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
 }
 
 /// [`exp_f32`] of a slice into `dst` (same length): eight-lane f64 arithmetic
-/// with AVX-512 when the CPU has it, else the element function in a loop the
-/// compiler vectorises.
+/// with AVX-512 when the CPU has it, four-lane with AVX2 and FMA, else the
+/// element function in a loop the compiler vectorises (the same bits on every
+/// path).
 ///
 /// `stream` (for outputs that [`super::Streaming`] says should stream): the
 /// AVX-512 loop writes `dst` with streaming stores itself, then fences; the same
