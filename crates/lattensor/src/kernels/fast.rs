@@ -611,22 +611,57 @@ pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32], stream: bool) {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m256d, _CMP_UNORD_Q, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_ps, _mm256_castpd_si256,
+        __m256, __m256d, __m256i, _CMP_UNORD_Q, _mm256_add_epi32, _mm256_and_si256, _mm256_blendv_ps, _mm256_castpd_ps,
         _mm256_castps_si256, _mm256_castps256_ps128, _mm256_castsi256_pd, _mm256_castsi256_ps, _mm256_cmp_ps,
-        _mm256_cvtpd_ps, _mm256_cvtps_pd, _mm256_extractf128_ps, _mm256_fmadd_pd, _mm256_i64gather_pd, _mm256_loadu_ps,
-        _mm256_max_ps, _mm256_min_ps, _mm256_mul_pd, _mm256_or_si256, _mm256_set_m128, _mm256_set1_epi32,
-        _mm256_set1_epi64x, _mm256_set1_pd, _mm256_set1_ps, _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_ps,
-        _mm256_stream_ps, _mm256_sub_pd,
+        _mm256_cvtpd_ps, _mm256_cvtps_pd, _mm256_extractf128_ps, _mm256_fmadd_pd, _mm256_loadu_ps, _mm256_max_ps,
+        _mm256_min_ps, _mm256_mul_pd, _mm256_or_si256, _mm256_permutevar8x32_ps, _mm256_set_m128, _mm256_set1_epi32,
+        _mm256_set1_pd, _mm256_set1_ps, _mm256_setr_epi32, _mm256_shuffle_ps, _mm256_slli_epi32, _mm256_storeu_ps,
+        _mm256_stream_ps, _mm256_sub_pd, _mm256_unpackhi_epi32, _mm256_unpacklo_epi32,
     };
 
     use super::{EXP_CLAMP, EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
 
-    /// The operations of [`super::exp_f32`] on four f64 lanes, eight f32 a
-    /// step, for CPUs with AVX2 and FMA but not AVX-512 (Zen 3, most laptops):
-    /// the same FMAs on the same values, the table read by a gather, 2ᵏ built
-    /// from its exponent bits, NaNs restored from the input by a final blend.
-    /// The element function was a scalar loop here; 10M f32 on a Zen 3 host,
-    /// two threads, old and new paths in turn: see `bench/RESULTS.md`, session 26.
+    /// Eight f32 on their way through [`exp_f32`]: the inputs (for the NaN
+    /// blend at the end) and, for each half widened to four f64 lanes, the
+    /// reduced argument `r`, the table entry already scaled by 2ᵏ, and the
+    /// polynomial's Horner sum so far.
+    #[derive(Clone, Copy)]
+    struct Block {
+        x: __m256,
+        r: [__m256d; 2],
+        scaled_entry: [__m256d; 2],
+        p: [__m256d; 2],
+    }
+
+    /// Half of the 16-entry f64 table as dwords, high or low words of entries
+    /// `8·part .. 8·part + 8`, one per lane, for `vpermd`.
+    fn table_dwords(part: usize, high: bool) -> [i32; 8] {
+        std::array::from_fn(|lane| {
+            let bits = EXP2_SIXTEENTHS[8 * part + lane];
+            (if high { bits >> 32 } else { bits }) as u32 as i32
+        })
+    }
+
+    /// The operations of [`super::exp_f32`] on four f64 lanes (eight f32 a
+    /// step), for CPUs with AVX2 and FMA but not AVX-512 (Zen 3, most laptops):
+    /// the same FMAs on the same values, so the same bits. Two things differ
+    /// in form, not in value:
+    ///
+    /// - **The table is read by `vpermd`, not a gather.** Its 16 entries sit in
+    ///   four registers as high and low dwords; each of the eight indices picks
+    ///   from two of them and a blend on index bit 3 chooses. 2ᵏ goes into the
+    ///   high dwords' exponent field by an integer add, so the result is
+    ///   `(entry·2ᵏ)·P(r)` rather than `(entry·P(r))·2ᵏ`: the same rounding, as
+    ///   scaling by 2ᵏ (|k| ≤ 151) is exact in f64's normal range.
+    /// - **The loop is software-pipelined in three stages**: block `i + 16` is
+    ///   reduced and looked up, block `i + 8` starts its polynomial, block `i`
+    ///   finishes and is stored. The long dependency chain (load, reduce,
+    ///   lookup, five FMAs, narrow, store) otherwise filled Zen 3's scheduler
+    ///   with waiting work.
+    ///
+    /// On the Zen 3 host (`bench/RESULTS.md`, session 28), in L1, TSC cycles per
+    /// eight f32: gather and no pipelining 24.3, permutes 19.2 with two stages,
+    /// 18.2 with three.
     ///
     /// `STREAM`: the results go out by streaming stores, as in `avx512::exp_f32`.
     #[target_feature(enable = "avx2,fma")]
@@ -637,46 +672,63 @@ mod avx2 {
         for j in 0..head {
             dst[j] = super::exp_f32(src[j]);
         }
-        let table = EXP2_SIXTEENTHS.as_ptr().cast::<f64>();
+        let load_table = |part: usize, high: bool| {
+            let [a, b, c, e, f, g, h, i] = table_dwords(part, high);
+            _mm256_castsi256_ps(_mm256_setr_epi32(a, b, c, e, f, g, h, i))
+        };
+        let (high0, high1) = (load_table(0, true), load_table(1, true));
+        let (low0, low1) = (load_table(0, false), load_table(1, false));
         let (lo, hi) = (_mm256_set1_ps(-EXP_CLAMP as f32), _mm256_set1_ps(EXP_CLAMP as f32));
         let (shifter, c16, neg_ln2) =
             (_mm256_set1_pd(SHIFTER), _mm256_set1_pd(SIXTEEN_LOG2E), _mm256_set1_pd(-LN2_SIXTEENTH));
         let poly = EXP_POLY.map(|c| _mm256_set1_pd(c));
-        let (low4, quiet) = (_mm256_set1_epi64x(15), _mm256_set1_epi32(0x0040_0000));
-        // t's bits minus the shifter's are 16k + j; adding 1023·16 first keeps the
-        // value positive (k ≥ −151), so a logical shift gives k + 1023
-        let bias = _mm256_set1_epi64x(1023 * 16 - SHIFTER.to_bits() as i64);
-        let half = |xd: __m256d| {
-            let t = _mm256_fmadd_pd(xd, c16, shifter);
-            let nn = _mm256_sub_pd(t, shifter);
-            // fma(n, −c, x) is fma(−n, c, x), the scalar's, exactly
-            let r = _mm256_fmadd_pd(nn, neg_ln2, xd);
-            let mut p = poly[0];
-            for &c in &poly[1..] {
-                p = _mm256_fmadd_pd(p, r, c);
-            }
-            let bits = _mm256_castpd_si256(t);
-            let idx = _mm256_and_si256(bits, low4);
-            // SAFETY: each index is below 16, the table's length.
-            let entry = unsafe { _mm256_i64gather_pd::<8>(table, idx) };
-            let two_k =
-                _mm256_castsi256_pd(_mm256_slli_epi64::<52>(_mm256_srli_epi64::<4>(_mm256_add_epi64(bits, bias))));
-            _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_mul_pd(entry, p), two_k))
-        };
-        let mut i = head;
-        while i + 8 <= n {
-            // SAFETY: i + 8 <= n, the length of both slices.
+        let quiet = _mm256_set1_epi32(0x0040_0000);
+        let exponent_field = _mm256_set1_epi32(0xfff0_0000_u32 as i32);
+
+        // Stage 1: reduce x = n·ln2/16 + r, read 2^(j/16), scale it by 2ᵏ.
+        let reduce = |i: usize| -> Block {
+            // SAFETY: the callers pass i + 8 <= n, the length of both slices.
             let x = unsafe { _mm256_loadu_ps(s.add(i)) };
             let xc = _mm256_min_ps(hi, _mm256_max_ps(lo, x));
-            let y = _mm256_set_m128(
-                half(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(xc))),
-                half(_mm256_cvtps_pd(_mm256_castps256_ps128(xc))),
-            );
+            let xd = [_mm256_cvtps_pd(_mm256_castps256_ps128(xc)), _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(xc))];
+            let t = xd.map(|xd| _mm256_fmadd_pd(xd, c16, shifter));
+            // fma(n, −c, x) is fma(−n, c, x), the scalar's, exactly
+            let r = [0, 1].map(|h| _mm256_fmadd_pd(_mm256_sub_pd(t[h], shifter), neg_ln2, xd[h]));
+            // each lane's low dword is n = 16k + j (the shifter's low bits are zero);
+            // gathered into one register, lanes ordered [a0 a1 b0 b1 | a2 a3 b2 b3]
+            // for halves a and b, the order the unpacks below undo
+            let n16 = _mm256_shuffle_ps::<0b10_00_10_00>(_mm256_castpd_ps(t[0]), _mm256_castpd_ps(t[1]));
+            let idx = _mm256_castps_si256(n16);
+            // vpermd reads index bits 2..0; bit 3 picks the table's upper half
+            let upper = _mm256_castsi256_ps(_mm256_slli_epi32::<28>(idx));
+            let pick = |part0: __m256, part1: __m256| {
+                let (a, b) = (_mm256_permutevar8x32_ps(part0, idx), _mm256_permutevar8x32_ps(part1, idx));
+                _mm256_castps_si256(_mm256_blendv_ps(a, b, upper))
+            };
+            let (high, low) = (pick(high0, high1), pick(low0, low1));
+            // k = n >> 4 added to the exponent field (bits 30..20 of the high
+            // dword): (n << 16) keeps k's low 12 bits there, and the add wraps
+            // modulo 2³², as adding k·2⁵² to the f64 bits does
+            let high = _mm256_add_epi32(high, _mm256_and_si256(_mm256_slli_epi32::<16>(idx), exponent_field));
+            let entry = |dwords: __m256i| _mm256_castsi256_pd(dwords);
+            let scaled_entry = [entry(_mm256_unpacklo_epi32(low, high)), entry(_mm256_unpackhi_epi32(low, high))];
+            Block { x, r, scaled_entry, p: [poly[0]; 2] }
+        };
+        // Stage 2: the polynomial's first Horner step.
+        let start_poly = |b: Block| Block { p: b.r.map(|r| _mm256_fmadd_pd(poly[0], r, poly[1])), ..b };
+        // Stage 3: the remaining steps, the scaling, narrowing, NaNs, the store.
+        let finish = |b: Block, i: usize| {
+            let half = |h: usize| {
+                let p = poly[2..].iter().fold(b.p[h], |p, &c| _mm256_fmadd_pd(p, b.r[h], c));
+                _mm256_cvtpd_ps(_mm256_mul_pd(b.scaled_entry[h], p))
+            };
+            let y = _mm256_set_m128(half(1), half(0));
             // a NaN comes back as the input, quieted, as in the element function
-            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(x, x);
-            let quieted = _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(x), quiet));
+            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(b.x, b.x);
+            let quieted = _mm256_castsi256_ps(_mm256_or_si256(_mm256_castps_si256(b.x), quiet));
             let y = _mm256_blendv_ps(y, quieted, nan);
-            // SAFETY: as for the load; when streaming, d + i is 32-byte aligned.
+            // SAFETY: the callers pass i + 8 <= n; when streaming, d + i is 32-byte
+            // aligned (d + head is, and i - head is a multiple of 8).
             unsafe {
                 if STREAM {
                     _mm256_stream_ps(d.add(i), y);
@@ -684,7 +736,20 @@ mod avx2 {
                     _mm256_storeu_ps(d.add(i), y);
                 }
             }
-            i += 8;
+        };
+        let mut i = head;
+        if n - head >= 16 {
+            let mut started = start_poly(reduce(i));
+            let mut reduced = reduce(i + 8);
+            while i + 24 <= n {
+                finish(started, i);
+                started = start_poly(reduced);
+                reduced = reduce(i + 16);
+                i += 8;
+            }
+            finish(started, i);
+            finish(start_poly(reduced), i + 8);
+            i += 16;
         }
         for j in i..n {
             dst[j] = super::exp_f32(src[j]);
@@ -1003,6 +1068,17 @@ pub(crate) mod tests {
             }
             for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
                 assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}, streamed: {streamed}");
+            }
+        }
+        // every length up to 48 from the end of the list (NaNs, clamps, zeros),
+        // so that the pipelined loop's start and finish meet every tail
+        for len in 0..48 {
+            let xs = &xs[xs.len() - len..];
+            let mut got = vec![f32::NAN; len];
+            // SAFETY: the CPU has AVX2 and FMA (checked above).
+            unsafe { avx2::exp_f32::<false>(xs, &mut got) };
+            for (&x, &g) in xs.iter().zip(&got) {
+                assert_eq!(g.to_bits(), exp_f32(x).to_bits(), "exp({x:e}) = {g:e}, length {len}");
             }
         }
     }
