@@ -294,9 +294,9 @@ where
                     if sink.stream
                         && let RunSrc::Ready(xs) = x
                         && (if scalar_left {
-                            interleaved(Src::Scalar(s), xs, out, &f)
+                            streamed_lines(Src::Scalar(s), xs, out, &f)
                         } else {
-                            interleaved(xs, Src::Scalar(s), out, &f)
+                            streamed_lines(xs, Src::Scalar(s), out, &f)
                         })
                     {
                         return;
@@ -327,7 +327,7 @@ where
                     // operands read in place can take the whole run at once
                     if sink.stream
                         && let (RunSrc::Ready(xs), RunSrc::Ready(ys)) = (x, y)
-                        && interleaved(xs, ys, out, &f)
+                        && streamed_lines(xs, ys, out, &f)
                     {
                         return;
                     }
@@ -647,28 +647,43 @@ fn sub_src<'a, R: Copy>(x: Src<'a, R>, range: std::ops::Range<usize>) -> Src<'a,
     }
 }
 
-/// `out[i] = f(a[i], b[i])` for a streamed output, four regions of it side by
-/// side, a cache line of each in turn, each line computed in registers and
-/// written by streaming stores, each operand's line a page ahead asked for: the
-/// loop a hand-written STREAM kernel needs to reach this Xeon host's bandwidth
-/// (see `bench/RESULTS.md`, session 25). Against the block-at-a-time loop, one
-/// build with this path switched either way in turn, two threads, medians of 4
-/// rounds (µs): 10M f32 `x + y` 4271 → 3258, `x + 1.0` 3350 → 2205. The caller
-/// fences the stores (`Sink::finish`). Returns false, having written
-/// nothing, where it does not apply: `out` not 64-byte aligned, elements other
-/// than 4 or 8 bytes, input and output sizes that differ, short runs, and CPUs
-/// that read one stream per thread faster than four ([`fast::read_streams`]).
-/// On a Zen 3 host (AVX2), the same build with this path forced on or off in
-/// turn, two threads, medians of 20 calls (µs): `x + y` 6420 → 3500 without it,
-/// `x + 1.0` 3990 → 2600 (see `bench/RESULTS.md`, session 26).
+/// `out[i] = f(a[i], b[i])` for a streamed output, a cache line at a time, each
+/// line computed in registers and written by streaming stores (no trip through
+/// an L1 block buffer as in [`Sink`]). The caller fences the stores
+/// (`Sink::finish`). Returns false, having written nothing, where it does not
+/// apply: `out` not 64-byte aligned, elements other than 4 or 8 bytes, input
+/// and output sizes that differ, short runs.
+///
+/// On Intel CPUs ([`fast::read_streams`] = 4) the output is cut into four
+/// regions written side by side, each operand's line a page ahead asked for:
+/// the loop a hand-written STREAM kernel needs to reach the Xeon host's
+/// bandwidth (see `bench/RESULTS.md`, session 25). Against the block-at-a-time
+/// loop there, two threads, medians of 4 rounds (µs): 10M f32 `x + y` 4271 →
+/// 3258, `x + 1.0` 3350 → 2205.
+///
+/// Elsewhere one region, in order, the hardware prefetcher left to itself: on
+/// the Zen 3 host four regions had been 1.8× slower than the block loop
+/// (session 26), but one region is faster than it. The same build with this
+/// path switched on or off in turn, two threads, 3 rounds of 200 calls, medians
+/// (µs): `x + 1.0` 1776–1810 → 1202–1210, `x + y` 2091–2125 → 1614–1617
+/// (session 28).
 #[inline(always)]
-fn interleaved<R: Element, O: Element, F: Fn(R, R) -> O>(a: Src<'_, R>, b: Src<'_, R>, out: &mut [O], f: &F) -> bool {
-    fast::read_streams() == 4 && interleaved_on_any_cpu(a, b, out, f)
+fn streamed_lines<R: Element, O: Element, F: Fn(R, R) -> O>(
+    a: Src<'_, R>,
+    b: Src<'_, R>,
+    out: &mut [O],
+    f: &F,
+) -> bool {
+    if fast::read_streams() == 4 {
+        streamed_lines_in::<R, O, F, 4>(a, b, out, f)
+    } else {
+        streamed_lines_in::<R, O, F, 1>(a, b, out, f)
+    }
 }
 
-/// [`interleaved`] whatever the CPU's vendor (the tests run it everywhere).
+/// [`streamed_lines`] in `REGIONS` regions whatever the CPU (the tests run both).
 #[inline(always)]
-fn interleaved_on_any_cpu<R: Element, O: Element, F: Fn(R, R) -> O>(
+fn streamed_lines_in<R: Element, O: Element, F: Fn(R, R) -> O, const REGIONS: usize>(
     a: Src<'_, R>,
     b: Src<'_, R>,
     out: &mut [O],
@@ -683,31 +698,32 @@ fn interleaved_on_any_cpu<R: Element, O: Element, F: Fn(R, R) -> O>(
         return false;
     }
     match size {
-        4 => interleaved_lines::<R, O, F, 16>(a, b, out, f),
-        8 => interleaved_lines::<R, O, F, 8>(a, b, out, f),
+        4 => lines::<R, O, F, 16, REGIONS>(a, b, out, f),
+        8 => lines::<R, O, F, 8, REGIONS>(a, b, out, f),
         _ => return false,
     }
     true
 }
 
-/// [`interleaved`] with lines of `G` elements.
+/// [`streamed_lines`] with lines of `G` elements, `REGIONS` regions side by side
+/// (more than one: each read a page ahead by software prefetches).
 #[inline(always)]
-fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
+fn lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize, const REGIONS: usize>(
     a: Src<'_, R>,
     b: Src<'_, R>,
     out: &mut [O],
     f: &F,
 ) {
-    let part = out.len() / 4 / G * G;
+    let part = out.len() / REGIONS / G * G;
     let base = out.as_mut_ptr();
     #[cfg(target_arch = "x86_64")]
     fast::simd!({
         macro_rules! lines {
             (|$at:ident| $line:expr, $fetch:block) => {
                 for k in (0..part).step_by(G) {
-                    for q in 0..4 {
+                    for q in 0..REGIONS {
                         let $at = q * part + k;
-                        $fetch
+                        if REGIONS > 1 $fetch
                         let line: [O; G] = $line;
                         // SAFETY: at + G ≤ 4·part ≤ out.len(); base + at is 64-byte aligned
                         // (base is, at is a multiple of G elements, 64 bytes); `line` is
@@ -719,7 +735,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
         }
         match (a, b) {
             (Src::Slice(x), Src::Slice(y)) => {
-                let (x, y) = (&x[..4 * part], &y[..4 * part]);
+                let (x, y) = (&x[..REGIONS * part], &y[..REGIONS * part]);
                 lines!(
                     |at| {
                         let (xs, ys) = (&x[at..at + G], &y[at..at + G]);
@@ -732,7 +748,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
                 )
             }
             (Src::Slice(x), Src::Scalar(v)) => {
-                let x = &x[..4 * part];
+                let x = &x[..REGIONS * part];
                 lines!(
                     |at| {
                         let xs = &x[at..at + G];
@@ -742,7 +758,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
                 )
             }
             (Src::Scalar(v), Src::Slice(y)) => {
-                let y = &y[..4 * part];
+                let y = &y[..REGIONS * part];
                 lines!(
                     |at| {
                         let ys = &y[at..at + G];
@@ -757,7 +773,7 @@ fn interleaved_lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize>(
             }
         }
     },);
-    let rest = 4 * part..out.len();
+    let rest = REGIONS * part..out.len();
     apply(sub_src(a, rest.clone()), sub_src(b, rest.clone()), &mut out[rest], f);
 }
 
@@ -876,14 +892,14 @@ mod tests {
     use half::f16;
 
     use super::fast::tests::FORCE_STREAM;
-    use super::{Src, apply, fast, interleaved_on_any_cpu};
+    use super::{Src, apply, fast, streamed_lines_in};
     use crate::element::Element;
     use crate::{DType, Tensor, ops};
 
     #[test]
-    fn interleaved_lines_equal_the_plain_loop() {
+    fn streamed_lines_equal_the_plain_loop() {
         // 64-byte aligned outputs of several lengths (whole lines, a part line, a part
-        // region), every operand form, 4- and 8-byte elements
+        // region), every operand form, 4- and 8-byte elements, one region and four
         fn check<T: Element + std::ops::Add<Output = T> + std::ops::Mul<Output = T>>(from: fn(f64) -> T) {
             for n in [4096usize, 4096 + 13, 50_007, 65_536] {
                 let x: Vec<T> = (0..n).map(|i| from(((i * 7919) % 2003) as f64 - 1000.5)).collect();
@@ -903,15 +919,25 @@ mod tests {
                     let mut buf = vec![T::default(); n + 64];
                     let skip = buf.as_ptr().align_offset(64).min(64);
                     let out = &mut buf[skip..skip + n];
-                    assert!(interleaved_on_any_cpu(a, b, out, &f), "{n} elements: the path applies");
-                    fast::store_fence();
-                    assert!(out.iter().zip(&want).all(|(g, w)| g == w), "{n} elements, {:?}", T::DTYPE);
+                    for regions in [1, 4] {
+                        out.fill(T::default());
+                        let applies = if regions == 1 {
+                            streamed_lines_in::<_, _, _, 1>(a, b, out, &f)
+                        } else {
+                            streamed_lines_in::<_, _, _, 4>(a, b, out, &f)
+                        };
+                        assert!(applies, "{n} elements: the path applies");
+                        fast::store_fence();
+                        let same = out.iter().zip(&want).all(|(g, w)| g == w);
+                        assert!(same, "{n} elements, {regions} regions, {:?}", T::DTYPE);
+                    }
                 }
                 // where it does not apply it writes nothing
                 let mut buf = vec![T::default(); n + 64];
                 let skip = buf.as_ptr().align_offset(64).min(63) + 1;
                 let out = &mut buf[skip..skip + n];
-                assert!(!interleaved_on_any_cpu(Src::Slice(&x[..]), Src::Slice(&y[..]), out, &f));
+                assert!(!streamed_lines_in::<_, _, _, 1>(Src::Slice(&x[..]), Src::Slice(&y[..]), out, &f));
+                assert!(!streamed_lines_in::<_, _, _, 4>(Src::Slice(&x[..]), Src::Slice(&y[..]), out, &f));
                 assert!(out.iter().all(|&o| o == T::default()));
             }
         }
