@@ -83,7 +83,7 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
         if !avx512_available() {
             // SAFETY: `available` checked that `H` is f16 or bf16, and without AVX-512
             // that the CPU has AVX2, FMA and F16C; the slice lengths equal `out.len()`.
-            unsafe { avx2::binary(a, b, out, f) };
+            unsafe { avx2::binary::<H, F, false>(a, b, out, f) };
             return true;
         }
         if H::DTYPE == crate::DType::BF16 && bf16_pairs_available() {
@@ -94,6 +94,32 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
         // SAFETY: `available` checked that `H` is f16 or bf16 and that the CPU
         // has AVX-512F and F16C; the slice lengths equal `out.len()` (checked above).
         unsafe { avx512::binary(a, b, out, f) };
+        return true;
+    }
+    false
+}
+
+/// [`binary`] writing `out` by streaming stores (the caller fences them), for
+/// outputs too large for the cache: only the AVX2 loop has this form, and it
+/// applies to CPUs without AVX-512; returns `false` (and does nothing)
+/// elsewhere, and the caller streams through its block buffer instead.
+///
+/// On the Zen 3 host, against the block buffer, see `bench/RESULTS.md`, session 28.
+pub(crate) fn binary_streamed<H: Element, F: Fn(f32, f32) -> f32>(
+    a: HalfSrc<'_, H>,
+    b: HalfSrc<'_, H>,
+    out: &mut [H],
+    f: &F,
+) -> bool {
+    let len_ok = |s: HalfSrc<'_, H>| match s {
+        HalfSrc::Slice(x) => x.len() == out.len(),
+        HalfSrc::Scalar(_) => true,
+    };
+    #[cfg(target_arch = "x86_64")]
+    if len_ok(a) && len_ok(b) && available::<H>() && !avx512_available() {
+        // SAFETY: `available` checked that `H` is f16 or bf16, and without AVX-512
+        // that the CPU has AVX2, FMA and F16C; the slice lengths equal `out.len()`.
+        unsafe { avx2::binary::<H, F, true>(a, b, out, f) };
         return true;
     }
     false
@@ -147,12 +173,12 @@ impl<H> Operand<H> {
 
 /// Runs `body::<A_SCALAR, B_SCALAR>` for the kinds of `a` and `b`.
 macro_rules! by_kinds {
-    ($a:expr, $b:expr, $body:ident, $($arg:expr),*) => {
+    ($a:expr, $b:expr, $body:ident [$($g:tt)*], $($arg:expr),*) => {
         match ($a, $b) {
-            (HalfSrc::Slice(_), HalfSrc::Slice(_)) => $body::<H, F, false, false>(Operand::of($a), Operand::of($b), $($arg),*),
-            (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => $body::<H, F, false, true>(Operand::of($a), Operand::of($b), $($arg),*),
-            (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => $body::<H, F, true, false>(Operand::of($a), Operand::of($b), $($arg),*),
-            (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => $body::<H, F, true, true>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Slice(_), HalfSrc::Slice(_)) => $body::<H, F, false, false, $($g)*>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Slice(_), HalfSrc::Scalar(_)) => $body::<H, F, false, true, $($g)*>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Scalar(_), HalfSrc::Slice(_)) => $body::<H, F, true, false, $($g)*>(Operand::of($a), Operand::of($b), $($arg),*),
+            (HalfSrc::Scalar(_), HalfSrc::Scalar(_)) => $body::<H, F, true, true, $($g)*>(Operand::of($a), Operand::of($b), $($arg),*),
         }
     };
 }
@@ -259,7 +285,7 @@ mod avx512 {
         f: &F,
     ) {
         // SAFETY: forwarded (the operands are `a` and `b`, split).
-        let done = unsafe { by_kinds!(a, b, steps16, out, f) };
+        let done = unsafe { by_kinds!(a, b, steps16[], out, f) };
         if done < out.len() {
             by_element(a, b, out, done, f);
         }
@@ -349,7 +375,7 @@ mod avx512 {
             let left = out.len() - from;
             let (ra, rb) = (a.sub(from, left), b.sub(from, left));
             // SAFETY: forwarded (the operands are `a` and `b` from `from`, split; `out` from `from`).
-            let done = from + unsafe { by_kinds!(ra, rb, steps32_bf16, &mut out[from..], f) };
+            let done = from + unsafe { by_kinds!(ra, rb, steps32_bf16[], &mut out[from..], f) };
             if done == out.len() {
                 return;
             }
@@ -418,10 +444,11 @@ mod avx512 {
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
-        __m128i, __m256, _CMP_UNORD_Q, _MM_FROUND_TO_NEAREST_INT, _mm_loadu_si128, _mm_storeu_si128, _mm256_add_epi32,
-        _mm256_and_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi256_ps, _mm256_castsi256_si128,
-        _mm256_cmp_ps, _mm256_cvtepu16_epi32, _mm256_cvtph_ps, _mm256_cvtps_ph, _mm256_or_si256, _mm256_packus_epi32,
-        _mm256_permute4x64_epi64, _mm256_set1_epi32, _mm256_slli_epi32, _mm256_srli_epi32,
+        __m128i, __m256, _CMP_UNORD_Q, _MM_FROUND_TO_NEAREST_INT, _mm_loadu_si128, _mm_storeu_si128, _mm_stream_si128,
+        _mm256_add_epi32, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castps_si256, _mm256_castsi256_ps,
+        _mm256_castsi256_si128, _mm256_cmp_ps, _mm256_cvtepu16_epi32, _mm256_cvtph_ps, _mm256_cvtps_ph,
+        _mm256_or_si256, _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_set1_epi32, _mm256_slli_epi32,
+        _mm256_srli_epi32,
     };
 
     use super::{HalfSrc, Operand, one};
@@ -445,13 +472,14 @@ mod avx2 {
         }
     }
 
-    /// Eight f32 rounded to `H` and stored at `p`.
+    /// Eight f32 rounded to `H` and stored at `p` (by a streaming store if `STREAM`).
     ///
     /// # Safety
-    /// `p` must point to eight writable `H`, and `H` must be f16 or bf16.
+    /// `p` must point to eight writable `H`, 16-byte aligned if `STREAM`, and
+    /// `H` must be f16 or bf16.
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
-    unsafe fn narrow8<H: Element>(x: __m256, p: *mut H) {
+    unsafe fn narrow8<H: Element, const STREAM: bool>(x: __m256, p: *mut H) {
         let h = if H::DTYPE == DType::F16 {
             // (F16C's immediate has no exception-suppression bit; conversions raise no traps here)
             _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(x)
@@ -468,8 +496,15 @@ mod avx2 {
             // works within 128-bit lanes, so the permute gathers both lanes' halves
             _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b1000>(_mm256_packus_epi32(words, words)))
         };
-        // SAFETY: the caller guarantees 8 writable 2-byte elements (16 bytes) at `p`.
-        unsafe { _mm_storeu_si128(p.cast::<__m128i>(), h) };
+        // SAFETY: the caller guarantees 8 writable 2-byte elements (16 bytes) at `p`,
+        // aligned to 16 bytes when streaming.
+        unsafe {
+            if STREAM {
+                _mm_stream_si128(p.cast::<__m128i>(), h);
+            } else {
+                _mm_storeu_si128(p.cast::<__m128i>(), h);
+            }
+        }
     }
 
     /// Eight elements at `i` of `s` widened (or the scalar eight times).
@@ -488,19 +523,28 @@ mod avx2 {
     }
 
     /// The fused loop, eight elements a step, the tail by the element function.
+    /// `STREAM`: the steps write by streaming stores, from the first 16-byte
+    /// aligned element of `out` (those before it by the element function).
     ///
     /// # Safety
     /// The CPU must have AVX2, FMA and F16C; slices in `a` and `b` must have
     /// `out.len()` elements; `H` must be f16 or bf16.
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn binary<H: Element, F: Fn(f32, f32) -> f32>(
+    pub(super) unsafe fn binary<H: Element, F: Fn(f32, f32) -> f32, const STREAM: bool>(
         a: HalfSrc<'_, H>,
         b: HalfSrc<'_, H>,
         out: &mut [H],
         f: &F,
     ) {
-        // SAFETY: forwarded (the operands are `a` and `b`, split).
-        let done = unsafe { by_kinds!(a, b, steps8, out, f) };
+        let head = if STREAM { out.as_ptr().align_offset(16).min(out.len()) } else { 0 };
+        for (j, o) in out.iter_mut().enumerate().take(head) {
+            *o = one(a, b, j, f);
+        }
+        let (a_rest, b_rest) = (a.sub(head, out.len() - head), b.sub(head, out.len() - head));
+        let rest = &mut out[head..];
+        // SAFETY: forwarded (the operands are `a` and `b` from `head` on, split); when
+        // streaming, `rest` starts 16-byte aligned and the steps advance by 16 bytes.
+        let done = head + unsafe { by_kinds!(a_rest, b_rest, steps8[STREAM], rest, f) };
         for (j, o) in out.iter_mut().enumerate().skip(done) {
             *o = one(a, b, j, f);
         }
@@ -512,7 +556,13 @@ mod avx2 {
     /// As for [`binary`], for the operands split.
     #[inline]
     #[target_feature(enable = "avx2,fma,f16c")]
-    unsafe fn steps8<H: Element, F: Fn(f32, f32) -> f32, const A_SCALAR: bool, const B_SCALAR: bool>(
+    unsafe fn steps8<
+        H: Element,
+        F: Fn(f32, f32) -> f32,
+        const A_SCALAR: bool,
+        const B_SCALAR: bool,
+        const STREAM: bool,
+    >(
         a: Operand<H>,
         b: Operand<H>,
         out: &mut [H],
@@ -526,8 +576,9 @@ mod avx2 {
             let (x, y) = unsafe { (load8::<H, A_SCALAR>(a, i), load8::<H, B_SCALAR>(b, i)) };
             let r: [f32; 8] = std::array::from_fn(|k| f(x[k], y[k]));
             // SAFETY: `[f32; 8]` and `__m256` have the same size and any bits are valid for both;
-            // i + 8 <= n = out.len(), so eight elements at `o + i` are writable.
-            unsafe { narrow8(std::mem::transmute::<[f32; 8], __m256>(r), o.add(i)) };
+            // i + 8 <= n = out.len(), so eight elements at `o + i` are writable (and 16-byte
+            // aligned when streaming: the caller's contract).
+            unsafe { narrow8::<H, STREAM>(std::mem::transmute::<[f32; 8], __m256>(r), o.add(i)) };
             i += 8;
         }
         i
@@ -604,8 +655,10 @@ mod tests {
             return; // no AVX2 here: nothing to compare
         }
         if avx2_available() {
-            check(f16::from_bits, "f16 (AVX2)", avx2::binary::<f16, Op>);
-            check(bf16::from_bits, "bf16 (AVX2)", avx2::binary::<bf16, Op>);
+            check(f16::from_bits, "f16 (AVX2)", avx2::binary::<f16, Op, false>);
+            check(bf16::from_bits, "bf16 (AVX2)", avx2::binary::<bf16, Op, false>);
+            check(f16::from_bits, "f16 (AVX2, streamed)", avx2::binary::<f16, Op, true>);
+            check(bf16::from_bits, "bf16 (AVX2, streamed)", avx2::binary::<bf16, Op, true>);
         }
         if !avx512_available() {
             return;
@@ -621,6 +674,29 @@ mod tests {
         assert!(o.iter().all(|&v| v == bf16::from_f32(2.0)));
     }
 
+    /// The streamed form from every alignment of the output (the elements
+    /// before the first 16-byte boundary take the element function).
+    #[test]
+    fn streamed_outputs_from_any_offset_equal_the_element_function() {
+        let a: Vec<bf16> = (0..300u16).map(|i| bf16::from_bits(i.wrapping_mul(40503))).collect();
+        let b: Vec<bf16> = (0..300u16).map(|i| bf16::from_f32(i as f32 * 0.37 - 20.0)).collect();
+        let f = |x: f32, y: f32| x * y - x;
+        for skip in 0..9 {
+            let n = a.len() - skip;
+            let mut out = vec![bf16::ZERO; a.len()];
+            let ran = binary_streamed(HalfSrc::Slice(&a[skip..]), HalfSrc::Slice(&b[skip..]), &mut out[skip..], &f);
+            crate::kernels::fast::store_fence();
+            if !ran {
+                assert!(out.iter().all(|&o| o == bf16::ZERO), "refused, nothing written");
+                continue;
+            }
+            for i in 0..n {
+                let want: bf16 = narrow_one(f(widen_one(a[skip + i]), widen_one(b[skip + i])));
+                assert_eq!(out[skip + i].to_bits(), want.to_bits(), "offset {skip}, element {i}");
+            }
+        }
+    }
+
     #[test]
     fn other_types_and_lengths_are_refused() {
         let a = [1.0f32; 4];
@@ -629,5 +705,6 @@ mod tests {
         let h = [f16::ONE; 3];
         let mut o = [f16::ZERO; 4];
         assert!(!binary(HalfSrc::Slice(&h), HalfSrc::Scalar(1.0), &mut o, &|x, y| x + y));
+        assert!(!binary_streamed(HalfSrc::Slice(&h), HalfSrc::Scalar(1.0), &mut o, &|x, y| x + y));
     }
 }

@@ -621,6 +621,11 @@ fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
     }
     // R is f32 here, so the casts are the identity
     let g = |x: f32, y: f32| f(x.cast_into::<R>(), y.cast_into::<R>()).cast_into::<f32>();
+    // a streamed output written straight from registers where the CPU's loop can
+    // (the sink's `finish` fences the stores)
+    if sink.stream && half::binary_streamed(a, b, out, &g) {
+        return true;
+    }
     let step = sink.step(true, out.len());
     for start in (0..out.len()).step_by(step.max(1)) {
         let n = step.min(out.len() - start);
