@@ -291,15 +291,16 @@ where
                 walk.runs(lo, lo + out.len(), |r| {
                     let out = &mut out[r.out - lo..][..r.len];
                     let x = RunSrc::<R>::of(t, r.offsets[0], r.strides[0], r.len);
-                    if sink.stream
-                        && let RunSrc::Ready(xs) = x
-                        && (if scalar_left {
-                            streamed_lines(Src::Scalar(s), xs, out, &f)
-                        } else {
-                            streamed_lines(xs, Src::Scalar(s), out, &f)
-                        })
-                    {
-                        return;
+                    if sink.stream {
+                        let done = match (x, scalar_left) {
+                            (RunSrc::Ready(xs), true) => streamed_lines(Src::Scalar(s), xs, out, &f),
+                            (RunSrc::Ready(xs), false) => streamed_lines(xs, Src::Scalar(s), out, &f),
+                            (RunSrc::Fused(m), left) => streamed_mixed_lines(m, Src::Scalar(s), !left, out, &f),
+                            _ => false,
+                        };
+                        if done {
+                            return;
+                        }
                     }
                     let step = sink.step(x.in_place(), r.len);
                     for start in (0..r.len).step_by(step) {
@@ -325,11 +326,16 @@ where
                     let x = RunSrc::<R>::of(ta, r.offsets[0], r.strides[0], r.len);
                     let y = RunSrc::<R>::of(tb, r.offsets[1], r.strides[1], r.len);
                     // operands read in place can take the whole run at once
-                    if sink.stream
-                        && let (RunSrc::Ready(xs), RunSrc::Ready(ys)) = (x, y)
-                        && streamed_lines(xs, ys, out, &f)
-                    {
-                        return;
+                    if sink.stream {
+                        let done = match (x, y) {
+                            (RunSrc::Ready(xs), RunSrc::Ready(ys)) => streamed_lines(xs, ys, out, &f),
+                            (RunSrc::Fused(m), RunSrc::Ready(ys)) => streamed_mixed_lines(m, ys, true, out, &f),
+                            (RunSrc::Ready(xs), RunSrc::Fused(m)) => streamed_mixed_lines(m, xs, false, out, &f),
+                            _ => false,
+                        };
+                        if done {
+                            return;
+                        }
                     }
                     let step = sink.step(x.in_place() && y.in_place(), r.len);
                     for start in (0..r.len).step_by(step) {
@@ -694,92 +700,185 @@ fn streamed_lines_in<R: Element, O: Element, F: Fn(R, R) -> O, const REGIONS: us
     out: &mut [O],
     f: &F,
 ) -> bool {
-    let size = std::mem::size_of::<O>();
-    if !cfg!(target_arch = "x86_64")
-        || std::mem::size_of::<R>() != size
-        || out.len() < 4096
-        || !(out.as_ptr() as usize).is_multiple_of(64)
-    {
+    if !lines_apply::<R, O>(out) {
         return false;
     }
-    match size {
-        4 => lines::<R, O, F, 16, REGIONS>(a, b, out, f),
-        8 => lines::<R, O, F, 8, REGIONS>(a, b, out, f),
-        _ => return false,
+    let done = match (a, b) {
+        (Src::Slice(x), Src::Slice(y)) => lines::<R, O, F, REGIONS>(InPlace(x), InPlace(y), out, f),
+        (Src::Slice(x), Src::Scalar(v)) => lines::<R, O, F, REGIONS>(InPlace(x), Splat(v), out, f),
+        (Src::Scalar(v), Src::Slice(y)) => lines::<R, O, F, REGIONS>(Splat(v), InPlace(y), out, f),
+        (Src::Scalar(x), Src::Scalar(y)) => lines::<R, O, F, REGIONS>(Splat(x), Splat(y), out, f),
+    };
+    apply(sub_src(a, done..out.len()), sub_src(b, done..out.len()), &mut out[done..], f);
+    true
+}
+
+/// [`streamed_lines`] with one operand of another dtype converted in the loop
+/// (`f(m[i] as R, other[i])` if `m_left`, else `f(other[i], m[i] as R)`), as
+/// [`fused`] does for a block. On the Zen 3 host, 10M i32 + f32 (two threads,
+/// the same build with this path switched on or off in turn, 3 rounds of 200
+/// calls, medians): see `bench/RESULTS.md`, session 28.
+#[inline(always)]
+fn streamed_mixed_lines<R: Element, O: Element, F: Fn(R, R) -> O>(
+    m: Mixed<'_>,
+    other: Src<'_, R>,
+    m_left: bool,
+    out: &mut [O],
+    f: &F,
+) -> bool {
+    if !const { matches!(R::DTYPE, DType::F32 | DType::F64) } || !lines_apply::<R, O>(out) {
+        return false;
+    }
+    if fast::read_streams() == 4 {
+        mixed_lines_in::<R, O, F, 4>(m, other, m_left, out, f);
+    } else {
+        mixed_lines_in::<R, O, F, 1>(m, other, m_left, out, f);
     }
     true
 }
 
-/// [`streamed_lines`] with lines of `G` elements, `REGIONS` regions side by side
-/// (more than one: each read a page ahead by software prefetches).
+/// [`streamed_mixed_lines`] in `REGIONS` regions, once it applies.
 #[inline(always)]
-fn lines<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize, const REGIONS: usize>(
-    a: Src<'_, R>,
-    b: Src<'_, R>,
+fn mixed_lines_in<R: Element, O: Element, F: Fn(R, R) -> O, const REGIONS: usize>(
+    m: Mixed<'_>,
+    other: Src<'_, R>,
+    m_left: bool,
     out: &mut [O],
     f: &F,
 ) {
+    macro_rules! with_other {
+        ($m:expr) => {
+            match (other, m_left) {
+                (Src::Slice(y), true) => lines::<R, O, F, REGIONS>(Converted($m), InPlace(y), out, f),
+                (Src::Slice(y), false) => lines::<R, O, F, REGIONS>(InPlace(y), Converted($m), out, f),
+                (Src::Scalar(v), true) => lines::<R, O, F, REGIONS>(Converted($m), Splat(v), out, f),
+                (Src::Scalar(v), false) => lines::<R, O, F, REGIONS>(Splat(v), Converted($m), out, f),
+            }
+        };
+    }
+    let done = match m {
+        Mixed::U8(s) => with_other!(s),
+        Mixed::I32(s) => with_other!(s),
+        Mixed::F32(s) => with_other!(s),
+    };
+    let rest = out.len() - done;
+    fused(m.sub(done, rest), sub_src(other, done..out.len()), m_left, &mut out[done..], f);
+}
+
+/// Whether [`lines`] can write `out`: x86-64, the compute type's size (4 or 8
+/// bytes, so that a line holds whole elements of both), 64-byte aligned, and
+/// long enough for the streaming to pay.
+#[inline(always)]
+fn lines_apply<R, O>(out: &[O]) -> bool {
+    let size = std::mem::size_of::<O>();
+    cfg!(target_arch = "x86_64")
+        && std::mem::size_of::<R>() == size
+        && matches!(size, 4 | 8)
+        && out.len() >= 4096
+        && (out.as_ptr() as usize).is_multiple_of(64)
+}
+
+/// An operand of [`lines`]: element `i` as the compute type `R`.
+trait Lane<R>: Copy {
+    /// Elements `at..at + G` (bounds checked once for the line, not per element).
+    fn line<const G: usize>(self, at: usize) -> [R; G];
+    /// Asks for the elements a page past `i..i + n` (see [`fast::fetch_ahead`]).
+    fn fetch_ahead(self, i: usize, n: usize);
+}
+
+/// A contiguous run of the compute type, read as it is.
+#[derive(Clone, Copy)]
+struct InPlace<'a, R>(&'a [R]);
+
+/// A contiguous run of another dtype, converted as [`fused`] converts it.
+#[derive(Clone, Copy)]
+struct Converted<'a, T>(&'a [T]);
+
+/// A broadcast element.
+#[derive(Clone, Copy)]
+struct Splat<R>(R);
+
+impl<R: Copy> Lane<R> for InPlace<'_, R> {
+    #[inline(always)]
+    fn line<const G: usize>(self, at: usize) -> [R; G] {
+        let s = &self.0[at..at + G];
+        std::array::from_fn(|l| s[l])
+    }
+    #[inline(always)]
+    fn fetch_ahead(self, i: usize, n: usize) {
+        fast::fetch_ahead(&self.0[i..i + n]);
+    }
+}
+
+impl<R: Element, T: Element> Lane<R> for Converted<'_, T> {
+    #[inline(always)]
+    fn line<const G: usize>(self, at: usize) -> [R; G] {
+        let s = &self.0[at..at + G];
+        std::array::from_fn(|l| s[l].cast_into::<R>())
+    }
+    #[inline(always)]
+    fn fetch_ahead(self, i: usize, n: usize) {
+        fast::fetch_ahead(&self.0[i..i + n]);
+    }
+}
+
+impl<R: Copy> Lane<R> for Splat<R> {
+    #[inline(always)]
+    fn line<const G: usize>(self, _: usize) -> [R; G] {
+        [self.0; G]
+    }
+    #[inline(always)]
+    fn fetch_ahead(self, _: usize, _: usize) {}
+}
+
+/// The loop of [`streamed_lines`]: lines of 64 bytes of `out` (which
+/// [`lines_apply`] accepted), in `REGIONS` regions side by side (more than
+/// one: each operand's line read a page ahead by software prefetches).
+/// Returns how many elements it wrote, a multiple of `REGIONS` lines; the
+/// caller writes the rest.
+#[inline(always)]
+fn lines<R: Element, O: Element, F: Fn(R, R) -> O, const REGIONS: usize>(
+    a: impl Lane<R>,
+    b: impl Lane<R>,
+    out: &mut [O],
+    f: &F,
+) -> usize {
+    match std::mem::size_of::<O>() {
+        4 => lines_of::<R, O, F, 16, REGIONS>(a, b, out, f),
+        _ => lines_of::<R, O, F, 8, REGIONS>(a, b, out, f),
+    }
+}
+
+/// [`lines`] with lines of `G` elements.
+#[inline(always)]
+fn lines_of<R: Element, O: Element, F: Fn(R, R) -> O, const G: usize, const REGIONS: usize>(
+    a: impl Lane<R>,
+    b: impl Lane<R>,
+    out: &mut [O],
+    f: &F,
+) -> usize {
     let part = out.len() / REGIONS / G * G;
+    assert!(REGIONS * part <= out.len() && G * std::mem::size_of::<O>() == 64);
     let base = out.as_mut_ptr();
     #[cfg(target_arch = "x86_64")]
     fast::simd!({
-        macro_rules! lines {
-            (|$at:ident| $line:expr, $fetch:block) => {
-                for k in (0..part).step_by(G) {
-                    for q in 0..REGIONS {
-                        let $at = q * part + k;
-                        if REGIONS > 1 $fetch
-                        let line: [O; G] = $line;
-                        // SAFETY: at + G ≤ 4·part ≤ out.len(); base + at is 64-byte aligned
-                        // (base is, at is a multiple of G elements, 64 bytes); `line` is
-                        // G elements of 64 / G bytes, a local that does not overlap `out`.
-                        unsafe { fast::stream_line(base.add($at), &line) };
-                    }
+        for k in (0..part).step_by(G) {
+            for q in 0..REGIONS {
+                let at = q * part + k;
+                if REGIONS > 1 {
+                    a.fetch_ahead(at, G);
+                    b.fetch_ahead(at, G);
                 }
-            };
-        }
-        match (a, b) {
-            (Src::Slice(x), Src::Slice(y)) => {
-                let (x, y) = (&x[..REGIONS * part], &y[..REGIONS * part]);
-                lines!(
-                    |at| {
-                        let (xs, ys) = (&x[at..at + G], &y[at..at + G]);
-                        std::array::from_fn(|l| f(xs[l], ys[l]))
-                    },
-                    {
-                        fast::fetch_ahead(&x[at..at + G]);
-                        fast::fetch_ahead(&y[at..at + G]);
-                    }
-                )
-            }
-            (Src::Slice(x), Src::Scalar(v)) => {
-                let x = &x[..REGIONS * part];
-                lines!(
-                    |at| {
-                        let xs = &x[at..at + G];
-                        std::array::from_fn(|l| f(xs[l], v))
-                    },
-                    { fast::fetch_ahead(&x[at..at + G]) }
-                )
-            }
-            (Src::Scalar(v), Src::Slice(y)) => {
-                let y = &y[..REGIONS * part];
-                lines!(
-                    |at| {
-                        let ys = &y[at..at + G];
-                        std::array::from_fn(|l| f(v, ys[l]))
-                    },
-                    { fast::fetch_ahead(&y[at..at + G]) }
-                )
-            }
-            (Src::Scalar(x), Src::Scalar(y)) => {
-                let v = f(x, y);
-                lines!(|at| [v; G], {})
+                let (xs, ys) = (a.line::<G>(at), b.line::<G>(at));
+                let line: [O; G] = std::array::from_fn(|l| f(xs[l], ys[l]));
+                // SAFETY: at + G ≤ REGIONS·part ≤ out.len() (asserted above); base + at is
+                // 64-byte aligned (base is, and at is a multiple of G elements, 64 bytes);
+                // `line` is 64 bytes, a local that does not overlap `out`.
+                unsafe { fast::stream_line(base.add(at), &line) };
             }
         }
     },);
-    let rest = REGIONS * part..out.len();
-    apply(sub_src(a, rest.clone()), sub_src(b, rest.clone()), &mut out[rest], f);
+    REGIONS * part
 }
 
 #[inline(always)]
