@@ -715,9 +715,9 @@ fn streamed_lines_in<R: Element, O: Element, F: Fn(R, R) -> O, const REGIONS: us
 
 /// [`streamed_lines`] with one operand of another dtype converted in the loop
 /// (`f(m[i] as R, other[i])` if `m_left`, else `f(other[i], m[i] as R)`), as
-/// [`fused`] does for a block. On the Zen 3 host, 10M i32 + f32 (two threads,
-/// the same build with this path switched on or off in turn, 3 rounds of 200
-/// calls, medians): see `bench/RESULTS.md`, session 28.
+/// [`fused`] does for a block. On the Zen 3 host, 10M i32 + f32, two threads,
+/// old and new builds in turn, 3 rounds of 200 calls, medians (µs): 2635–2883
+/// → 2342–2498, level with f32 + f32 (`bench/RESULTS.md`, session 28).
 #[inline(always)]
 fn streamed_mixed_lines<R: Element, O: Element, F: Fn(R, R) -> O>(
     m: Mixed<'_>,
