@@ -29,6 +29,14 @@ impl<H> HalfSrc<'_, H> {
             s => s,
         }
     }
+
+    /// Whether the operand covers an output of `n` elements (a scalar covers any).
+    fn fits(self, n: usize) -> bool {
+        match self {
+            HalfSrc::Slice(x) => x.len() == n,
+            HalfSrc::Scalar(_) => true,
+        }
+    }
 }
 
 /// Whether [`binary`] runs for `H` on this CPU.
@@ -71,11 +79,7 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
     out: &mut [H],
     f: &F,
 ) -> bool {
-    let len_ok = |s: HalfSrc<'_, H>| match s {
-        HalfSrc::Slice(x) => x.len() == out.len(),
-        HalfSrc::Scalar(_) => true,
-    };
-    if !(len_ok(a) && len_ok(b)) {
+    if !(a.fits(out.len()) && b.fits(out.len())) {
         return false;
     }
     #[cfg(target_arch = "x86_64")]
@@ -112,12 +116,8 @@ pub(crate) fn binary_streamed<H: Element, F: Fn(f32, f32) -> f32>(
     out: &mut [H],
     f: &F,
 ) -> bool {
-    let len_ok = |s: HalfSrc<'_, H>| match s {
-        HalfSrc::Slice(x) => x.len() == out.len(),
-        HalfSrc::Scalar(_) => true,
-    };
     #[cfg(target_arch = "x86_64")]
-    if len_ok(a) && len_ok(b) && available::<H>() && !avx512_available() {
+    if a.fits(out.len()) && b.fits(out.len()) && available::<H>() && !avx512_available() {
         // SAFETY: `available` checked that `H` is f16 or bf16, and without AVX-512
         // that the CPU has AVX2, FMA and F16C; the slice lengths equal `out.len()`.
         unsafe { avx2::binary::<H, F, true>(a, b, out, f) };
