@@ -155,10 +155,15 @@ fn sum_slice<C: Ring>(x: &[C]) -> C {
 }
 
 /// Sum of a long slice: chunks summed in parallel (each into 32 lanes), then in order.
+/// f32 and f64 take `reduce_sum`'s compensated long sums, which read in several
+/// streams where the CPU serves them faster.
 fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     const CHUNK: usize = 1 << 16;
     if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
+    }
+    if let Some(xd) = crate::kernels::fast::same::<C, f64>(x) {
+        return crate::ops::reduce::sum_f64(xd).cast_into::<C>();
     }
     let parts: Vec<C> = crate::kernels::par_map_chunks(x, CHUNK, sum_slice_lanes);
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))

@@ -93,10 +93,14 @@ pub(crate) fn fold_lanes<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T)
 /// lane `8j + i` takes the elements `8c + i` of `xs[j]`, for the whole groups of
 /// 8 (the caller adds each slice's last `len % 8` elements itself). Four
 /// sequential streams per thread, for the hosts whose memory system serves them
-/// faster than one (see [`read_streams`]); long reads ask for their lines a page
-/// ahead, as [`fold_lanes`]'s do.
+/// faster than one (see [`long_reads`]); with `FETCH`, long reads ask for their
+/// lines a page ahead, as [`fold_lanes`]'s do.
 #[inline(always)]
-pub(crate) fn fold_streams<T: Copy, A: Copy>(xs: [&[T]; 4], zero: A, add: impl Fn(A, T) -> A) -> [[A; 8]; 4] {
+pub(crate) fn fold_streams<T: Copy, A: Copy, const FETCH: bool>(
+    xs: [&[T]; 4],
+    zero: A,
+    add: impl Fn(A, T) -> A,
+) -> [[A; 8]; 4] {
     // elements per stream between groups of prefetches: four lines of f32
     const GROUP: usize = 64;
     let n = xs.iter().map(|x| x.len()).min().unwrap_or(0);
@@ -116,7 +120,7 @@ pub(crate) fn fold_streams<T: Copy, A: Copy>(xs: [&[T]; 4], zero: A, add: impl F
             };
         }
         let whole = n / GROUP * GROUP;
-        if std::mem::size_of::<T>() * n * 4 >= FETCH_AHEAD_MIN {
+        if FETCH && std::mem::size_of::<T>() * n * 4 >= FETCH_AHEAD_MIN {
             for g in (0..whole).step_by(GROUP) {
                 for x in xs {
                     fetch_ahead(&x[g..g + GROUP]);
@@ -131,25 +135,73 @@ pub(crate) fn fold_streams<T: Copy, A: Copy>(xs: [&[T]; 4], zero: A, add: impl F
     })
 }
 
-/// How many sequential streams a thread's long sum reads side by side (and
-/// whether streamed element-wise ops interleave four regions): 4 on Intel
-/// CPUs, 1 elsewhere. On the Xeon host (a C loop, two threads, each
-/// prefetching a page ahead, best of 6–30 runs, GB/s): 512 MiB 13.6–17.2 with one
-/// stream per thread against 17.8–21.9 with four; 40 MB 16.0–18.9 against
-/// 22.2–25.7. On the Zen 4 host one stream had read 512 MiB 2.0× faster than
-/// four (one thread, no software prefetch).
-pub(crate) fn read_streams() -> usize {
-    static STREAMS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *STREAMS.get_or_init(|| {
+/// How a thread reads a long sum: how many sequential streams side by side
+/// (1 or 4), and whether it asks for its lines a page ahead ([`fetch_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LongReads {
+    pub streams: usize,
+    pub fetch: bool,
+}
+
+/// The [`LongReads`] of this CPU, each measured on a host of its kind:
+/// - Intel: four streams, each fetched a page ahead. On the Xeon host (a C loop,
+///   two threads, best of 6–30 runs, GB/s): 512 MiB 13.6–17.2 with one stream per
+///   thread against 17.8–21.9 with four; 40 MB 16.0–18.9 against 22.2–25.7.
+/// - AMD Zen 3: four streams, no software fetch. On the Zen 3 host (a C loop,
+///   two threads, huge pages, medians of 15–31 runs): 512 MiB 41.6 GB/s with one
+///   stream per thread, 51.7 with four a power of two apart, 58.9 with four
+///   2 MiB further apart (see `ops::reduce::long_sum`), 51.7 with those also fetched a page
+///   ahead; 40 MB (mostly from L3) 0.86 ms with one stream, 0.38–0.40 with four.
+/// - Elsewhere (Zen 4 among them) one stream: there it had read 512 MiB 2.0×
+///   faster than four (one thread, no software fetch; whether four streams set
+///   apart as above would do better there was not measured).
+pub(crate) fn long_reads() -> LongReads {
+    static READS: std::sync::OnceLock<LongReads> = std::sync::OnceLock::new();
+    *READS.get_or_init(|| match cpu() {
+        Cpu::Intel => LongReads { streams: 4, fetch: true },
+        Cpu::Zen3 => LongReads { streams: 4, fetch: false },
+        Cpu::Other => LongReads { streams: 1, fetch: true },
+    })
+}
+
+/// Whether streamed element-wise ops write four regions side by side: on Intel
+/// CPUs only (the Xeon host's STREAM loop needed it; the Zen 3 host ran it 1.8×
+/// slower than one region).
+pub(crate) fn interleave_regions() -> bool {
+    cpu() == Cpu::Intel
+}
+
+/// The CPU kinds whose memory systems the kernels tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cpu {
+    Intel,
+    /// AMD family 19h, models 00h–0Fh and 20h–5Fh (Zen 3 and 3+; 10h–1Fh and 60h on are Zen 4 and 5)
+    Zen3,
+    Other,
+}
+
+fn cpu() -> Cpu {
+    static CPU: std::sync::OnceLock<Cpu> = std::sync::OnceLock::new();
+    *CPU.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
         {
-            let id = std::arch::x86_64::__cpuid(0);
-            // "GenuineIntel", in the order ebx, edx, ecx
+            use std::arch::x86_64::__cpuid;
+            let id = __cpuid(0);
+            // the vendor string in the order ebx, edx, ecx
             if (id.ebx, id.edx, id.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e) {
-                return 4;
+                return Cpu::Intel; // "GenuineIntel"
+            }
+            if (id.ebx, id.edx, id.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163) && id.eax >= 1 {
+                // "AuthenticAMD"
+                let sig = __cpuid(1).eax;
+                let family = ((sig >> 8) & 0xf) + ((sig >> 20) & 0xff);
+                let model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0);
+                if family == 0x19 && matches!(model, 0x00..=0x0f | 0x20..=0x5f) {
+                    return Cpu::Zen3;
+                }
             }
         }
-        1
+        Cpu::Other
     })
 }
 
@@ -886,7 +938,9 @@ pub(crate) mod tests {
             let xs: Vec<Vec<u64>> = (0..4u64)
                 .map(|j| (0..n as u64).map(|i| (i + j * 1_000_003).wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect())
                 .collect();
-            let lanes = fold_streams([0, 1, 2, 3].map(|j| &xs[j][..]), 0u64, u64::wrapping_add);
+            let fetched = fold_streams::<_, _, true>([0, 1, 2, 3].map(|j| &xs[j][..]), 0u64, u64::wrapping_add);
+            let lanes = fold_streams::<_, _, false>([0, 1, 2, 3].map(|j| &xs[j][..]), 0u64, u64::wrapping_add);
+            assert_eq!(fetched, lanes, "length {n}");
             for (j, lane) in lanes.iter().enumerate() {
                 for (i, &got) in lane.iter().enumerate() {
                     let want = xs[j][..n / 8 * 8].iter().skip(i).step_by(8).fold(0u64, |a, &x| a.wrapping_add(x));

@@ -665,7 +665,7 @@ fn sub_src<'a, R: Copy>(x: Src<'a, R>, range: std::ops::Range<usize>) -> Src<'a,
 /// apply: `out` not 64-byte aligned, elements other than 4 or 8 bytes, input
 /// and output sizes that differ, short runs.
 ///
-/// On Intel CPUs ([`fast::read_streams`] = 4) the output is cut into four
+/// On Intel CPUs ([`fast::interleave_regions`]) the output is cut into four
 /// regions written side by side, each operand's line a page ahead asked for:
 /// the loop a hand-written STREAM kernel needs to reach the Xeon host's
 /// bandwidth (see `bench/RESULTS.md`, session 25). Against the block-at-a-time
@@ -685,7 +685,7 @@ fn streamed_lines<R: Element, O: Element, F: Fn(R, R) -> O>(
     out: &mut [O],
     f: &F,
 ) -> bool {
-    if fast::read_streams() == 4 {
+    if fast::interleave_regions() {
         streamed_lines_in::<R, O, F, 4>(a, b, out, f)
     } else {
         streamed_lines_in::<R, O, F, 1>(a, b, out, f)
@@ -729,7 +729,7 @@ fn streamed_mixed_lines<R: Element, O: Element, F: Fn(R, R) -> O>(
     if !const { matches!(R::DTYPE, DType::F32 | DType::F64) } || !lines_apply::<R, O>(out) {
         return false;
     }
-    if fast::read_streams() == 4 {
+    if fast::interleave_regions() {
         mixed_lines_in::<R, O, F, 4>(m, other, m_left, out, f);
     } else {
         mixed_lines_in::<R, O, F, 1>(m, other, m_left, out, f);
