@@ -15,8 +15,8 @@
 //!   depth block of `KC` = 512 steps of a panel is a contiguous slice. A
 //!   row-major B is read row after row, 16 rows at a time across the panels.
 //! - Each thread takes a band of rows of C and packs its rows of A, `MC` =
-//!   72 at a time (144 KiB in f32, 288 KiB in f64: in L2 beside B's depth
-//!   block), into panels of `MR` = 12 rows stored k-major, zero-padded at the
+//!   144 at a time (288 KiB in f32, 576 KiB in f64: in L2 beside the B panel
+//!   running past it), into panels of `MR` = 12 rows stored k-major, zero-padded at the
 //!   bottom. A row-major A whose rows are not a multiple of 4 KiB apart is
 //!   not copied: the kernel broadcasts its elements in place (see
 //!   `compute_band`), and only a short last panel is packed.
@@ -892,8 +892,14 @@ thread_local! {
     static PACKED_B: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Rows of A packed at a time within a band: 6 panels (see the module docs).
-const MC: usize = 6 * MR;
+/// Rows of A packed at a time within a band: 12 panels (see the module docs).
+/// The A block (144 × `KC`: 288 KiB in f32, 576 KiB in f64) stays in a 1–2 MiB L2
+/// beside the B panel running past it. On the Intel AVX-512/AMX host (2 MiB L2),
+/// one build with 72 or 144 in turn, separate processes, medians (ms): 1024² f64
+/// one thread 26.4/25.9/29.0 → 25.7/25.3/26.8, f32 12.3/12.0/13.2 → 11.9/11.7/12.3;
+/// two threads, seven rounds, better in 5 of 7 pairs for both (the host slowing
+/// down as they ran; the last: f64 14.9 → 14.2, f32 6.82 → 6.50), E2/E3/E7 level.
+const MC: usize = 12 * MR;
 
 /// One band of rows `r0..r0+rows` of C against the packed B: for each depth
 /// block and each MC-row block of the band, pack A, then run every B panel
@@ -926,7 +932,7 @@ unsafe fn compute_band<T: Scalar>(
     let (mut words, start) = take_buffer::<T>(&PACKED_A, MC * T::KC.min(k));
     let all: &mut [T] = bytemuck::cast_slice_mut(&mut words[..]);
     let mut tile = [T::default(); MR * 32];
-    // blocks of at most MC rows, as even as whole panels allow (108 rows: 60 + 48, not 96 + 12)
+    // blocks of at most MC rows, as even as whole panels allow (180 rows: 96 + 84, not 144 + 36)
     // A row-major A is read in place, a whole panel at a time: no copy. Measured in one
     // process, single-threaded, f32/f64: 1.03–1.27× faster from 120×64×48 to 512³, the
     // same at 1000³. Not when its rows are a multiple of 4 KiB apart: the MR rows then
@@ -1229,6 +1235,8 @@ mod tests {
             (11, 31, 300),
             (25, 17, 257),
             (100, 530, 3),
+            (180, 40, 33),  // two A blocks (96 + 84 rows)
+            (301, 20, 520), // three A blocks, the last panel short, two depth blocks
             (37, 1000, 513),
             (14, 40, 1100), // three depth blocks
             (20, 64, 33),   // a last panel of 8 rows (the 8-row kernel, straight into C)
