@@ -899,6 +899,9 @@ thread_local! {
 /// one thread 26.4/25.9/29.0 → 25.7/25.3/26.8, f32 12.3/12.0/13.2 → 11.9/11.7/12.3;
 /// two threads, seven rounds, better in 5 of 7 pairs for both (the host slowing
 /// down as they ran; the last: f64 14.9 → 14.2, f32 6.82 → 6.50), E2/E3/E7 level.
+/// In a `peers.py` run with both builds interleaved, in a slow phase of the
+/// host, two threads were level (E1a 7.50 → 7.48 ms, E1b 15.64 → 15.82): the
+/// gain is a few percent at most, clearest on one thread.
 const MC: usize = 12 * MR;
 
 /// One band of rows `r0..r0+rows` of C against the packed B: for each depth
