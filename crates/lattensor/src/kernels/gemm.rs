@@ -41,7 +41,9 @@
 //!   written with plain vector stores. A last panel of up to 4 or 8 rows (128
 //!   rows are 10 × 12 + 8) runs the same kernel cut to 4 or 8 rows.
 //! - The micro-kernel fetches its B panel [`PREFETCH_STEPS`] steps of k
-//!   ahead: the A panels streaming past evict it from L1 between passes.
+//!   ahead: the A panels streaming past evict it from L1 between passes. It
+//!   fetches a packed A panel [`A_AHEAD`] steps ahead: at `KC` = 512 the two
+//!   panels do not fit in L1 together.
 //!
 //! - A large C (a batch's outputs from twice L2 up, see [`streams_c`]) of a
 //!   product with one depth block is written with streaming stores: no
@@ -67,10 +69,24 @@ const MR: usize = 12;
 /// (48 KiB L1d, 2 MiB L2), separate processes in turn, medians of 5–8 rounds
 /// (ms): 1024² f64 one thread 59.3 → 56.2, two threads 32.0 → 29.8; f32 one
 /// thread 28.4 → 27.4; 1000² f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
-/// were within noise of each other; fetching the A panel ahead as well gained
-/// nothing. E2, E3, E4 and E7 were unchanged, and E2/E3 (A read in place
-/// against a B block from L2, A panel outer) do not prefetch.
+/// were within noise of each other. E2, E3, E4 and E7 were unchanged, and
+/// E2/E3 (A read in place against a B block from L2, A panel outer) do not
+/// prefetch.
 const PREFETCH_STEPS: usize = 16;
+
+/// How many steps of k ahead the micro-kernel fetches a packed A panel into L1
+/// (one line a step in f32, two in f64). At `KC` = 512 the A panel (24 KiB in
+/// f32, 48 KiB in f64) and the B panel (32 or 64 KiB) do not fit in L1
+/// together, and A's panel comes from L2 at every pass. On the Intel
+/// AVX-512/AMX host (48 KiB L1d, 2 MiB L2), one build with and without it in
+/// alternating processes, medians (ms): 1024² f64 one thread 30.2–30.6 →
+/// 27.6–28.9 (4 of 4 pairs), two threads 15.04–15.17 → 14.23–14.48 (5 of 5);
+/// f32 one thread 14.3–14.5 → 13.8–14.4, two threads level (7.16–7.27 against
+/// 7.18–7.24); E2 and E3 (A read in place, not packed) level. A standalone
+/// kernel loop over an E1b-sized A block and B gave the same: 80 → 86 GFLOP/s
+/// (f64, 12 × 16 tile); distances of 8 and 32 steps were level. (Measured
+/// when `KC` was 384, it had gained nothing.)
+const A_AHEAD: usize = 8;
 
 /// How a micro-kernel writes its tile into C.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -288,6 +304,13 @@ macro_rules! micro_kernel {
                         }
                     }
                 }
+                if PACKED {
+                    // hints, never faults: the packed A panel's lines A_AHEAD steps ahead
+                    // (MR elements a step: 48 bytes in f32, 96 in f64, so f64 takes two)
+                    for i in 0..std::mem::size_of::<$t>() / 4 {
+                        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add((p + A_AHEAD) * MR + i * LINE).cast::<i8>());
+                    }
+                }
                 if PREFETCH_B {
                     // hints, never faults (past the depth block's end they fetch lines not needed)
                     let ahead = b.wrapping_add((p + PREFETCH_STEPS) * 2 * L);
@@ -340,7 +363,7 @@ macro_rules! micro_kernel {
 }
 
 mod f32_kernel {
-    use super::{Fetch, MR, PREFETCH_STEPS, Scalar, Write};
+    use super::{A_AHEAD, Fetch, MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f32: blocks of 16 steps × 16 columns, each
     /// read as 16 contiguous column segments (one 64-byte load each) and
@@ -435,7 +458,7 @@ mod f32_kernel {
 }
 
 mod f64_kernel {
-    use super::{Fetch, MR, PREFETCH_STEPS, Scalar, Write};
+    use super::{A_AHEAD, Fetch, MR, PREFETCH_STEPS, Scalar, Write};
 
     /// [`Scalar::pack_columns`] for f64: 8 columns per gather.
     #[cfg(target_arch = "x86_64")]
