@@ -12,15 +12,16 @@
 //!
 //! - B is packed once, whole, into panels of `NR` columns (two vectors)
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
-//!   depth block of `KC` = 512 steps of a panel is a contiguous slice. A
+//!   depth block of `KC` = 1024 steps of a panel is a contiguous slice. A
 //!   row-major B is read row after row, 16 rows at a time across the panels.
-//! - Each thread takes a band of rows of C and packs its rows of A, `MC` =
-//!   144 at a time (288 KiB in f32, 576 KiB in f64: in L2 beside the B panel
-//!   running past it), into panels of `MR` = 12 rows stored k-major, zero-padded at the
+//! - Each thread takes a band of rows of C and packs its rows of A, a block
+//!   of 576 KiB at a time (144 rows in f32, 72 in f64: in L2 beside the B
+//!   panel running past it, see [`A_BLOCK_BYTES`]), into panels of `MR` = 12
+//!   rows stored k-major, zero-padded at the
 //!   bottom. A row-major A whose rows are not a multiple of 4 KiB apart is
 //!   not copied: the kernel broadcasts its elements in place (see
 //!   `compute_band`), and only a short last panel is packed.
-//! - Each B panel (KC × NR, 64 KiB) is brought in once per A block and every
+//! - Each B panel (KC × NR, 128 KiB) is brought in once per A block and every
 //!   A panel of the block streams past it; except for an A read in place
 //!   against a depth block of B of at most 512 KiB: then each A panel runs
 //!   past every B panel in turn, its rows staying in L1.
@@ -34,7 +35,15 @@
 //!   processes in turn, medians of 8–10 rounds (ms): 1024² f32 two threads
 //!   13.9 → 13.2, one thread 26.1 → 25.6; f64 two threads 29.5 → 29.0, one
 //!   thread 53.8 → 48.0; 2048² f32 two threads 110 → 104; 1000² f32 (A read in
-//!   place) 14.2 → 13.9.
+//!   place) 14.2 → 13.9. And KC = 1024 against 512 (A blocks of f32: 144
+//!   rows, 288 → 576 KiB; of f64: 144 → 72 rows, 576 KiB both ways), on the Intel AVX-512/AMX host, separate processes in turn,
+//!   medians (ms), 3 of 3 rounds: 1024² f32 two threads 7.05–7.22 →
+//!   6.75–6.87, one thread 14.6–14.7 → 13.1; f64 two threads 14.2–14.6 →
+//!   13.5–14.0, one thread 29.1–29.4 → 26.8–27.2. In an earlier set (f64
+//!   blocks of 144 rows), 1000² f32 (A in place) 7.02–7.13 → 6.86–6.87;
+//!   2048² f32, 256 × 4096 × 256 f64, E2, E3, E4 and E7 level. A 1024-deep
+//!   product is one depth block: C is written once (streamed, when large)
+//!   and never read back.
 //! - The micro-kernel keeps a 12 × NR tile of C in 24 vector registers and
 //!   does 24 FMAs per step of k: 12 broadcasts of A against two vectors of B.
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
@@ -42,7 +51,7 @@
 //!   rows are 10 × 12 + 8) runs the same kernel cut to 4 or 8 rows.
 //! - The micro-kernel fetches its B panel [`PREFETCH_STEPS`] steps of k
 //!   ahead: the A panels streaming past evict it from L1 between passes. It
-//!   fetches a packed A panel [`A_AHEAD`] steps ahead: at `KC` = 512 the two
+//!   fetches a packed A panel [`A_AHEAD`] steps ahead: at this `KC` the two
 //!   panels do not fit in L1 together.
 //!
 //! - A large C (a batch's outputs from twice L2 up, see [`streams_c`]) of a
@@ -75,8 +84,9 @@ const MR: usize = 12;
 const PREFETCH_STEPS: usize = 16;
 
 /// How many steps of k ahead the micro-kernel fetches a packed A panel into L1
-/// (one line a step in f32, two in f64). At `KC` = 512 the A panel (24 KiB in
-/// f32, 48 KiB in f64) and the B panel (32 or 64 KiB) do not fit in L1
+/// (one line a step in f32, two in f64). At `KC` = 512 (when this was
+/// measured) the A panel (24 KiB in f32, 48 KiB in f64) and the B panel (32
+/// or 64 KiB) did not fit in L1
 /// together, and A's panel comes from L2 at every pass. On the Intel
 /// AVX-512/AMX host (48 KiB L1d, 2 MiB L2), one build with and without it in
 /// alternating processes, medians (ms): 1024² f64 one thread 30.2–30.6 →
@@ -444,7 +454,7 @@ mod f32_kernel {
     micro_kernel!(
         f32,
         16,
-        512,
+        1024,
         __m512,
         _mm512_setzero_ps,
         _mm512_loadu_ps,
@@ -487,7 +497,7 @@ mod f64_kernel {
     micro_kernel!(
         f64,
         8,
-        512,
+        1024,
         __m512d,
         _mm512_setzero_pd,
         _mm512_loadu_pd,
@@ -915,20 +925,31 @@ thread_local! {
     static PACKED_B: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Rows of A packed at a time within a band: 12 panels (see the module docs).
-/// The A block (144 × `KC`: 288 KiB in f32, 576 KiB in f64) stays in a 1–2 MiB L2
-/// beside the B panel running past it. On the Intel AVX-512/AMX host (2 MiB L2),
-/// one build with 72 or 144 in turn, separate processes, medians (ms): 1024² f64
+/// The size of a packed A block (`mc` rows × `KC`) within a band: 144 rows in
+/// f32, 72 in f64 at `KC` = 1024. It stays in a 1–2 MiB L2 beside the B panel
+/// running past it. Measured at `KC` = 512, where 144 rows of f64 were 576 KiB,
+/// on the Intel AVX-512/AMX host (2 MiB L2), one build with blocks of 72 or 144
+/// rows in turn, separate processes, medians (ms): 1024² f64
 /// one thread 26.4/25.9/29.0 → 25.7/25.3/26.8, f32 12.3/12.0/13.2 → 11.9/11.7/12.3;
 /// two threads, seven rounds, better in 5 of 7 pairs for both (the host slowing
 /// down as they ran; the last: f64 14.9 → 14.2, f32 6.82 → 6.50), E2/E3/E7 level.
 /// In a `peers.py` run with both builds interleaved, in a slow phase of the
 /// host, two threads were level (E1a 7.50 → 7.48 ms, E1b 15.64 → 15.82): the
-/// gain is a few percent at most, clearest on one thread.
-const MC: usize = 12 * MR;
+/// gain is a few percent at most, clearest on one thread. At `KC` = 1024, f64
+/// blocks of 144 rows (1.15 MiB) against 72 (576 KiB) were 1–2% faster on that
+/// host (1024², four rounds, medians: two threads 13.4–13.8 against 13.1–14.1 ms,
+/// one 25.6–27.3 against 26.3–27.5), but would leave no room for B in a 1 MiB L2
+/// (Zen 4): the block is kept at 576 KiB.
+const A_BLOCK_BYTES: usize = 576 << 10;
+
+/// Rows of A packed at a time within a band: [`A_BLOCK_BYTES`] of whole panels.
+const fn block_rows<T: Scalar>() -> usize {
+    let rows = A_BLOCK_BYTES / (T::KC * std::mem::size_of::<T>()) / MR * MR;
+    if rows < MR { MR } else { rows }
+}
 
 /// One band of rows `r0..r0+rows` of C against the packed B: for each depth
-/// block and each MC-row block of the band, pack A, then run every B panel
+/// block and each block of rows of the band, pack A, then run every B panel
 /// past every A panel.
 ///
 /// # Safety
@@ -955,17 +976,19 @@ unsafe fn compute_band<T: Scalar>(
     let stream = stream_c && k <= T::KC && (c as usize).is_multiple_of(64) && (rs_c * size).is_multiple_of(64);
     let tiles = k.div_ceil(T::KC) * rows.div_ceil(MR) * n.div_ceil(nr);
     let mut prefetcher = Prefetcher::new(upcoming, tiles);
-    let (mut words, start) = take_buffer::<T>(&PACKED_A, MC * T::KC.min(k));
+    let mc_max = block_rows::<T>();
+    let (mut words, start) = take_buffer::<T>(&PACKED_A, mc_max * T::KC.min(k));
     let all: &mut [T] = bytemuck::cast_slice_mut(&mut words[..]);
     let mut tile = [T::default(); MR * 32];
-    // blocks of at most MC rows, as even as whole panels allow (180 rows: 96 + 84, not 144 + 36)
+    // blocks of at most mc_max rows, as even as whole panels allow (f32, 180 rows: 96 + 84,
+    // not 144 + 36)
     // A row-major A is read in place, a whole panel at a time: no copy. Measured in one
     // process, single-threaded, f32/f64: 1.03–1.27× faster from 120×64×48 to 512³, the
     // same at 1000³. Not when its rows are a multiple of 4 KiB apart: the MR rows then
     // fall into one L1 set (8 ways), and 1024³ ran 0.80–0.94× as fast as packed.
     // Short panels (fewer than MR rows left) are packed: the kernel reads MR rows.
     let in_place = a.cs == 1 && a.rs > 0 && !(a.rs as usize * std::mem::size_of::<T>()).is_multiple_of(4096);
-    let blocks = rows.div_ceil(MC);
+    let blocks = rows.div_ceil(mc_max);
     let block_rows = rows.div_ceil(MR).div_ceil(blocks) * MR;
     for pc in (0..k).step_by(T::KC) {
         let kc = T::KC.min(k - pc);
@@ -1261,14 +1284,14 @@ mod tests {
             (11, 31, 300),
             (25, 17, 257),
             (100, 530, 3),
-            (180, 40, 33),  // two A blocks (96 + 84 rows)
-            (301, 20, 520), // three A blocks, the last panel short, two depth blocks
-            (37, 1000, 513),
-            (14, 40, 1100), // three depth blocks
-            (20, 64, 33),   // a last panel of 8 rows (the 8-row kernel, straight into C)
-            (18, 48, 9),    // of 6 rows (the 8-row kernel, through the edge tile)
-            (16, 70, 40),   // of 4 rows, and a short last column panel
-            (25, 40, 1024), // rows of A 4 KiB apart (f32): packed, not read in place
+            (180, 40, 33),    // two A blocks (f32: 96 + 84 rows; f64: three)
+            (301, 20, 520),   // three A blocks (f64: five), the last panel short
+            (37, 1000, 1025), // two depth blocks
+            (14, 40, 2100),   // three depth blocks
+            (20, 64, 33),     // a last panel of 8 rows (the 8-row kernel, straight into C)
+            (18, 48, 9),      // of 6 rows (the 8-row kernel, through the edge tile)
+            (16, 70, 40),     // of 4 rows, and a short last column panel
+            (25, 40, 1024),   // rows of A 4 KiB apart (f32): packed, not read in place
             (3, 2, 0),
         ] {
             // row-major, A transposed, B transposed, both
