@@ -36,8 +36,9 @@
 //!   13.9 → 13.2, one thread 26.1 → 25.6; f64 two threads 29.5 → 29.0, one
 //!   thread 53.8 → 48.0; 2048² f32 two threads 110 → 104; 1000² f32 (A read in
 //!   place) 14.2 → 13.9. And KC = 1024 against 512 (A blocks of f32: 144
-//!   rows, 288 → 576 KiB; of f64: 144 → 72 rows, 576 KiB both ways), on the Intel AVX-512/AMX host, separate processes in turn,
-//!   medians (ms), 3 of 3 rounds: 1024² f32 two threads 7.05–7.22 →
+//!   rows, 288 → 576 KiB; of f64: 144 → 72 rows, 576 KiB both ways), on the
+//!   Intel AVX-512/AMX host, separate processes in turn, medians (ms), 3 of 3
+//!   rounds: 1024² f32 two threads 7.05–7.22 →
 //!   6.75–6.87, one thread 14.6–14.7 → 13.1; f64 two threads 14.2–14.6 →
 //!   13.5–14.0, one thread 29.1–29.4 → 26.8–27.2. In an earlier set (f64
 //!   blocks of 144 rows), 1000² f32 (A in place) 7.02–7.13 → 6.86–6.87;
@@ -86,8 +87,8 @@ const PREFETCH_STEPS: usize = 16;
 /// How many steps of k ahead the micro-kernel fetches a packed A panel into L1
 /// (one line a step in f32, two in f64). At `KC` = 512 (when this was
 /// measured) the A panel (24 KiB in f32, 48 KiB in f64) and the B panel (32
-/// or 64 KiB) did not fit in L1
-/// together, and A's panel comes from L2 at every pass. On the Intel
+/// or 64 KiB) did not fit in L1 together, and A's panel came from L2 at every
+/// pass; at 1024 they are twice as large. On the Intel
 /// AVX-512/AMX host (48 KiB L1d, 2 MiB L2), one build with and without it in
 /// alternating processes, medians (ms): 1024² f64 one thread 30.2–30.6 →
 /// 27.6–28.9 (4 of 4 pairs), two threads 15.04–15.17 → 14.23–14.48 (5 of 5);
