@@ -943,8 +943,9 @@ thread_local! {
 /// (Zen 4): the block is kept at 576 KiB.
 const A_BLOCK_BYTES: usize = 576 << 10;
 
-/// Rows of A packed at a time within a band: [`A_BLOCK_BYTES`] of whole panels.
-const fn block_rows<T: Scalar>() -> usize {
+/// The most rows of A packed at a time within a band: [`A_BLOCK_BYTES`] of whole
+/// panels (`compute_band` evens its blocks out below this).
+const fn max_block_rows<T: Scalar>() -> usize {
     let rows = A_BLOCK_BYTES / (T::KC * std::mem::size_of::<T>()) / MR * MR;
     if rows < MR { MR } else { rows }
 }
@@ -977,7 +978,7 @@ unsafe fn compute_band<T: Scalar>(
     let stream = stream_c && k <= T::KC && (c as usize).is_multiple_of(64) && (rs_c * size).is_multiple_of(64);
     let tiles = k.div_ceil(T::KC) * rows.div_ceil(MR) * n.div_ceil(nr);
     let mut prefetcher = Prefetcher::new(upcoming, tiles);
-    let mc_max = block_rows::<T>();
+    let mc_max = max_block_rows::<T>();
     let (mut words, start) = take_buffer::<T>(&PACKED_A, mc_max * T::KC.min(k));
     let all: &mut [T] = bytemuck::cast_slice_mut(&mut words[..]);
     let mut tile = [T::default(); MR * 32];
