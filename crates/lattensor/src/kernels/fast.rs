@@ -409,17 +409,44 @@ mod f16c {
     }
 }
 
-/// Ops whose working set (output and inputs) is at least this many bytes write
-/// their output with non-temporal (streaming) stores: half the largest cache's
-/// size, read once from sysfs (32 MiB if it cannot be read), so that the output
-/// and its inputs cannot all stay cached.
+/// Bandwidth-bound ops (element-wise arithmetic, casts, outer products) whose
+/// working set (output and inputs) is at least this many bytes write their
+/// output with non-temporal (streaming) stores: the smaller of
+/// [`compute_bound_stream_min_bytes`] (half the largest cache) and
+/// [`SHARED_CACHE_SHARE`].
 ///
-/// Why not a fixed size: streaming stores skip the read-for-ownership of each
-/// output line, but they also send every line to DRAM. Where the working set
-/// fits in the last-level cache, plain stores are faster: on the host of
-/// sessions 1–7 (a 300 MiB L3), a 10M-element f32 `x + 1.0` into a recycled
-/// output took 1.84 ms with plain stores and 2.41 ms with streaming ones, in
-/// one run.
+/// Why a cap: a large last-level cache on a server is shared with other
+/// tenants and other work, so a working set well under its size still does not
+/// stay cached from one op to the next. On the Intel host of sessions 30–32
+/// (480 MiB L3, so half of it streamed nothing at 10M elements) plain stores
+/// won only in a tight loop of one op on one recycled output: two threads,
+/// `profile_workload` alone, medians (µs, plain → streamed): f32 add of 2.5M
+/// (30 MB in all) 517–534 → 545–548, 5M 1054–1064 → 1090, 7.5M 1652–1670 →
+/// 1670, 10M 2481–2594 → 2194; f16 add of 10M (60 MB) 1074 → 1168–1182; the
+/// 4096² outer product (67 MB) 1398–1414 → 1658–1680. Between the other peers'
+/// work of one `bench/peers.py` run (session 32) streaming won at every one of
+/// those sizes: 10M f32 add 3.49 → 2.31 ms, i32 + f32 3.52 → 2.36, `x + 1.0`
+/// 2.05 → 1.63, f16 add level (1.23), outer product 2.49 → 1.71; and so did it
+/// in a loop alternating five sizes of f32 add: 1M 393 → 277–312, 2.5M 987 →
+/// 685–764, 10M 3932–3946 → 2736–3063. On the Xeon host with a 105 MiB L3
+/// (session 24) streaming won from 2.5M f32 (30 MB) up and lost at 1M (12 MB):
+/// 1407 → 1326 and 340 → 364. The 300 MiB host of sessions 1–7 measured a tight
+/// loop only, on kernels since rewritten: there plain stores won at 80–120 MB.
+pub(crate) fn stream_min_bytes() -> usize {
+    compute_bound_stream_min_bytes().min(SHARED_CACHE_SHARE)
+}
+
+/// The part of a shared last-level cache an op can count on keeping: 16 MiB,
+/// which is also half the 32 MiB L3 of the task's Zen 4 (see
+/// [`stream_min_bytes`] for the measurements behind it).
+const SHARED_CACHE_SHARE: usize = 16 << 20;
+
+/// Compute-bound kernels (`exp`) stream their output only when their working
+/// set is at least half the largest cache's size, read once from sysfs (32 MiB
+/// if it cannot be read), so that the output and its inputs cannot all stay
+/// cached. They gain less from streaming than bandwidth-bound ops and can lose:
+/// 10M-element f32 `exp` on the 480 MiB-L3 host took 3.10 ms with plain stores
+/// and 3.87 ms streamed in one `bench/peers.py` run (session 32).
 ///
 /// Why the working set, not the output alone (as until session 24): on a Xeon
 /// host with a 105 MiB L3 shared with other tenants, 10M-element outputs
@@ -428,11 +455,8 @@ mod f16c {
 /// set either way in turn, medians of 6 rounds (µs): f32 `x + y` 5658 → 5066,
 /// `x + 1.0` 4453 → 3800, i32 + f32 6571 → 5558, f16 2955 → 2650, bf16 3053 →
 /// 2795; 5M f32 2788 → 2603, 2.5M 1407 → 1326. At 1M (4 MB out, 12 MB in all)
-/// plain stores were faster: 340 against 364. Counting the inputs puts all of
-/// these on the side that was faster except 2.5M f32 (30 MB in all: 6% slower
-/// unstreamed), and keeps the 300 MiB host's case above and the Zen 4 host's
-/// (see `kernels::Streaming`) where they were.
-pub(crate) fn stream_min_bytes() -> usize {
+/// plain stores were faster: 340 against 364.
+pub(crate) fn compute_bound_stream_min_bytes() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     #[cfg(test)]
     if tests::FORCE_STREAM.load(std::sync::atomic::Ordering::Relaxed) {

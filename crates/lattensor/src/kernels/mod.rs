@@ -117,6 +117,12 @@ impl Streaming {
         Streaming(std::mem::size_of_val(out).saturating_add(read) >= fast::stream_min_bytes())
     }
 
+    /// [`Streaming::of`] for compute-bound kernels such as `exp`'s, which
+    /// stream only past [`fast::compute_bound_stream_min_bytes`].
+    pub(crate) fn of_compute_bound<O>(out: &[O], read: usize) -> Self {
+        Streaming(std::mem::size_of_val(out).saturating_add(read) >= fast::compute_bound_stream_min_bytes())
+    }
+
     /// Whether to stream.
     pub(crate) fn on(self) -> bool {
         self.0
