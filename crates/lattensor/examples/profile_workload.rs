@@ -10,7 +10,7 @@
 //!   einsum on f32 operands of the given shapes (filled like the workloads'),
 //!   to explore shapes without a rebuild; with one, separate workloads by `;`.
 //!   `ein64:…` does the same on f64 operands. Likewise `add:DTYPE:N` adds two
-//!   vectors of N elements of that dtype.
+//!   vectors of N elements of that dtype, and `exp:DTYPE:N` takes `exp` of one.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -27,11 +27,11 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4) or add:DTYPE:N",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N or exp:DTYPE:N",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)
@@ -89,4 +89,13 @@ fn add_spec(spec: &str) -> Option<workloads::Call> {
     let operand = |seed| lattensor::Tensor::from_vec(workloads::floats(n, seed), &[n]).ok()?.cast(dtype).ok();
     let (a, b) = (operand(0)?, operand(n)?);
     Some(Box::new(move || lattensor::ops::add(&a, &b).expect("the add runs")))
+}
+
+/// `exp:DTYPE:N`: `exp(a)` of a vector of N elements of DTYPE (f32 values cast).
+fn exp_spec(spec: &str) -> Option<workloads::Call> {
+    let mut parts = spec.strip_prefix("exp:")?.split(':');
+    let dtype = lattensor::DType::parse(parts.next()?).ok()?;
+    let n: usize = parts.next()?.parse().ok()?;
+    let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &[n]).ok()?.cast(dtype).ok()?;
+    Some(Box::new(move || lattensor::ops::exp(&a).expect("the exp runs")))
 }

@@ -409,11 +409,10 @@ mod f16c {
     }
 }
 
-/// Bandwidth-bound ops (element-wise arithmetic, casts, outer products) whose
-/// working set (output and inputs) is at least this many bytes write their
-/// output with non-temporal (streaming) stores: the smaller of
-/// [`compute_bound_stream_min_bytes`] (half the largest cache) and
-/// [`SHARED_CACHE_SHARE`].
+/// Element-wise ops (arithmetic, casts, `exp`) and outer products whose working
+/// set (output and inputs) is at least this many bytes write their output with
+/// non-temporal (streaming) stores: the smaller of half the largest cache (see
+/// [`half_largest_cache`]) and [`SHARED_CACHE_SHARE`].
 ///
 /// Why a cap: a large last-level cache on a server is shared with other
 /// tenants and other work, so a working set well under its size still does not
@@ -432,8 +431,12 @@ mod f16c {
 /// (session 24) streaming won from 2.5M f32 (30 MB) up and lost at 1M (12 MB):
 /// 1407 → 1326 and 340 → 364. The 300 MiB host of sessions 1–7 measured a tight
 /// loop only, on kernels since rewritten: there plain stores won at 80–120 MB.
+///
+/// `exp` kept half the cache (plain stores at 10M elements on this host) until
+/// its streamed loop prefetched its input (session 33, see [`exp_f32_slice`]):
+/// before that, streaming made it slower, 3.10 → 3.87 ms in one `peers.py` run.
 pub(crate) fn stream_min_bytes() -> usize {
-    compute_bound_stream_min_bytes().min(SHARED_CACHE_SHARE)
+    half_largest_cache().min(SHARED_CACHE_SHARE)
 }
 
 /// The part of a shared last-level cache an op can count on keeping: 16 MiB,
@@ -441,12 +444,8 @@ pub(crate) fn stream_min_bytes() -> usize {
 /// [`stream_min_bytes`] for the measurements behind it).
 const SHARED_CACHE_SHARE: usize = 16 << 20;
 
-/// Compute-bound kernels (`exp`) stream their output only when their working
-/// set is at least half the largest cache's size, read once from sysfs (32 MiB
-/// if it cannot be read), so that the output and its inputs cannot all stay
-/// cached. They gain less from streaming than bandwidth-bound ops and can lose:
-/// 10M-element f32 `exp` on the 480 MiB-L3 host took 3.10 ms with plain stores
-/// and 3.87 ms streamed in one `bench/peers.py` run (session 32).
+/// Half the largest cache's size, read once from sysfs (32 MiB if it cannot be
+/// read): a working set that large cannot all stay cached.
 ///
 /// Why the working set, not the output alone (as until session 24): on a Xeon
 /// host with a 105 MiB L3 shared with other tenants, 10M-element outputs
@@ -456,7 +455,7 @@ const SHARED_CACHE_SHARE: usize = 16 << 20;
 /// `x + 1.0` 4453 → 3800, i32 + f32 6571 → 5558, f16 2955 → 2650, bf16 3053 →
 /// 2795; 5M f32 2788 → 2603, 2.5M 1407 → 1326. At 1M (4 MB out, 12 MB in all)
 /// plain stores were faster: 340 against 364.
-pub(crate) fn compute_bound_stream_min_bytes() -> usize {
+fn half_largest_cache() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     #[cfg(test)]
     if tests::FORCE_STREAM.load(std::sync::atomic::Ordering::Relaxed) {
@@ -647,13 +646,20 @@ pub(crate) fn exp_f32(x: f32) -> f32 {
 /// element function in a loop the compiler vectorises (the same bits on every
 /// path).
 ///
-/// `stream` (for outputs that [`super::Streaming`] says should stream): the
-/// AVX-512 loop writes `dst` with streaming stores itself, then fences; the same
-/// bits. (Streaming through a block buffer cost `exp` more than it saved, on
-/// Zen 4.) On the Xeon host, 10M f32 (80 MB in all: streamed), old and new
-/// builds in turn, medians of 6 rounds (µs): two threads 2675 → 2521 in a quiet
-/// phase, 3318 → 3580 later in a noisy one (better in 5 of its 6 pairs); one
-/// thread 6280 → 6063 (better in all 6 pairs).
+/// `stream` (for outputs that [`super::Streaming`] says should stream, as for
+/// any element-wise op): the loops write `dst` with streaming stores themselves,
+/// then fence; the same bits. (Streaming through a block buffer cost `exp` more
+/// than it saved, on Zen 4.) They read `src` a page ahead with software
+/// prefetches (see [`fetch_ahead`]) as they go: streamed without them, the
+/// hardware prefetchers left the loop waiting on its input. Measured on the
+/// Intel AVX-512 host (session 33), 10M f32, one build with each variant in
+/// separate processes in turn, three rounds, medians (ms): two threads, plain
+/// stores 2.49–2.68, streamed 2.54–2.65, streamed with the prefetches
+/// 1.82–1.86; one thread 6.29–6.33, 9.88–10.17 and 3.40–3.46 (the last the
+/// loop's arithmetic speed: 65536 values in L2 take the same time per value).
+/// The AVX2 loop on the same host (forced), one thread 13.2–13.9 plain, 18.9–30.1
+/// streamed, 8.4–8.9 streamed with the prefetches; two threads 5.6–6.5, 5.1 and
+/// 4.3–4.6.
 pub(crate) fn exp_f32_slice(src: &[f32], dst: &mut [f32], stream: bool) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f") {
@@ -739,7 +745,8 @@ mod avx2 {
     /// eight f32: gather and no pipelining 24.3, permutes 19.2 with two stages,
     /// 18.2 with three.
     ///
-    /// `STREAM`: the results go out by streaming stores, as in `avx512::exp_f32`.
+    /// `STREAM`: the results go out by streaming stores, and the input is asked
+    /// for a page ahead, as in `avx512::exp_f32`.
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn exp_f32<const STREAM: bool>(src: &[f32], dst: &mut [f32]) {
         let n = src.len().min(dst.len());
@@ -818,6 +825,12 @@ mod avx2 {
             let mut started = start_poly(reduce(i));
             let mut reduced = reduce(i + 8);
             while i + 24 <= n {
+                if STREAM {
+                    // the input a page ahead (a hint, never a fault): streamed stores leave
+                    // the reads without the prefetching that plain stores' misses set off
+                    // (one hint per eight values, half of them for a line already asked for)
+                    super::fetch_ahead(&src[i + 16..i + 24]);
+                }
                 finish(started, i);
                 started = start_poly(reduced);
                 reduced = reduce(i + 16);
@@ -836,7 +849,7 @@ mod avx2 {
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     use std::arch::x86_64::{
-        _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_set1_ps, _mm256_storeu_ps, _mm256_stream_ps,
+        __m256, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_set1_ps, _mm256_storeu_ps, _mm256_stream_ps,
         _mm512_castpd_si512, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd, _mm512_loadu_pd, _mm512_mul_pd,
         _mm512_permutex2var_pd, _mm512_scalef_pd, _mm512_set1_pd,
     };
@@ -859,14 +872,16 @@ mod avx512 {
     /// One instruction fewer than `n = t − shifter` and `n·(1/16)`.
     /// (`vrangepd` would clamp in one instruction, but turns a NaN into the bound.)
     ///
-    /// `STREAM`: the eight results go out by a streaming store (`vmovntps`), once
-    /// `dst` is 32-byte aligned (the elements before that by the scalar function).
+    /// `STREAM`: the results go out a whole 64-byte line (16 values) at a time by
+    /// streaming stores (`vmovntps`), once `dst` is 64-byte aligned (the elements
+    /// before that by the scalar function), and each line's input is asked for a
+    /// page ahead (see [`super::exp_f32_slice`] for why and what it gained).
     #[target_feature(enable = "avx512f,avx2,fma")]
     pub(super) unsafe fn exp_f32<const STREAM: bool>(src: &[f32], dst: &mut [f32]) {
         let n = src.len().min(dst.len());
         let (s, d) = (src.as_ptr(), dst.as_mut_ptr());
-        // streaming stores need 32-byte aligned addresses: the head goes element by element
-        let head = if STREAM { d.align_offset(32).min(n) } else { 0 };
+        // streamed, whole 64-byte lines: the head goes element by element
+        let head = if STREAM { d.align_offset(64).min(n) } else { 0 };
         for j in 0..head {
             dst[j] = super::exp_f32(src[j]);
         }
@@ -880,11 +895,7 @@ mod avx512 {
         // negates its first operand separately in unoptimised builds, flipping a NaN's sign.
         let (c16, neg_ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(-16.0 * LN2_SIXTEENTH));
         let poly = EXP_POLY.map(|c| _mm512_set1_pd(c));
-        let mut i = head;
-        while i + 8 <= n {
-            // SAFETY: i + 8 <= n, the length of both slices: the load reads
-            // eight f32 inside `src`, the store writes eight inside `dst`.
-            let x = unsafe { _mm256_loadu_ps(s.add(i)) };
+        let eight = |x: __m256| -> __m256 {
             // vmaxps/vminps return their second operand when either is NaN: x goes second.
             // Clamped before widening (±104 is exact in both), on 256 bits: one instruction
             // fewer per 8 values than on the widened 512 bits, the same bits out.
@@ -898,14 +909,35 @@ mod avx512 {
             }
             // the permute reads each lane's index bits 3..0, t's low bits = n mod 16
             let entry = _mm512_permutex2var_pd(lo_tbl, _mm512_castpd_si512(t), hi_tbl);
-            let y = _mm512_scalef_pd(_mm512_mul_pd(entry, p), b);
+            _mm512_cvtpd_ps(_mm512_scalef_pd(_mm512_mul_pd(entry, p), b))
+        };
+        let mut i = head;
+        if STREAM {
+            // a line of 16 results at a time, its input asked for a page ahead
+            while i + 16 <= n {
+                super::fetch_ahead(&src[i..i + 16]);
+                // SAFETY: i + 16 <= n, the length of both slices; d + i is 64-byte
+                // aligned (d + head is, and i - head is a multiple of 16 f32).
+                unsafe {
+                    let y0 = eight(_mm256_loadu_ps(s.add(i)));
+                    let y1 = eight(_mm256_loadu_ps(s.add(i + 8)));
+                    _mm256_stream_ps(d.add(i), y0);
+                    _mm256_stream_ps(d.add(i + 8), y1);
+                }
+                i += 16;
+            }
+        }
+        while i + 8 <= n {
+            // SAFETY: i + 8 <= n, the length of both slices: the load reads
+            // eight f32 inside `src`, the store writes eight inside `dst`.
+            let y = eight(unsafe { _mm256_loadu_ps(s.add(i)) });
             // SAFETY: as for the load above; when streaming, d + i is 32-byte aligned
-            // (d + head is, and i - head is a multiple of 8 f32).
+            // (d + head is, and i - head is a multiple of 8 f32: the last eight at most).
             unsafe {
                 if STREAM {
-                    _mm256_stream_ps(d.add(i), _mm512_cvtpd_ps(y));
+                    _mm256_stream_ps(d.add(i), y);
                 } else {
-                    _mm256_storeu_ps(d.add(i), _mm512_cvtpd_ps(y));
+                    _mm256_storeu_ps(d.add(i), y);
                 }
             }
             i += 8;
@@ -1107,9 +1139,9 @@ pub(crate) mod tests {
             .chain([f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001), 89.0, -104.0, 88.72284, -0.0])
             .collect();
         let mut got = vec![0f32; xs.len()];
-        // offsets 0..8 so that every tail length of the 8-wide loop is used
-        // (and, streamed, every head length before the aligned stores)
-        for (skip, streamed) in (0..8).flat_map(|skip| [(skip, false), (skip, true)]) {
+        // offsets 0..16 so that every tail length of the 8- and 16-wide loops is
+        // used (and, streamed, every head length before the aligned stores)
+        for (skip, streamed) in (0..16).flat_map(|skip| [(skip, false), (skip, true)]) {
             got.fill(f32::NAN);
             exp_f32_slice(&xs[skip..], &mut got[skip..], streamed);
             for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
@@ -1133,7 +1165,7 @@ pub(crate) mod tests {
             .chain([-104.0, -105.0, 104.0, 1e-30, -1e-30, 0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY])
             .collect();
         let mut got = vec![0f32; xs.len()];
-        for (skip, streamed) in (0..8).flat_map(|skip| [(skip, false), (skip, true)]) {
+        for (skip, streamed) in (0..16).flat_map(|skip| [(skip, false), (skip, true)]) {
             got.fill(f32::NAN);
             // SAFETY: the CPU has AVX2 and FMA (checked above).
             unsafe {

@@ -114,18 +114,7 @@ impl Streaming {
     /// For an output `out` computed from inputs of `read` bytes in all (see
     /// [`Tensor::bytes_read`]).
     pub(crate) fn of<O>(out: &[O], read: usize) -> Self {
-        Self::from_bytes(out, read, fast::stream_min_bytes())
-    }
-
-    /// [`Streaming::of`] for compute-bound kernels such as `exp`'s, which
-    /// stream only past [`fast::compute_bound_stream_min_bytes`].
-    pub(crate) fn of_compute_bound<O>(out: &[O], read: usize) -> Self {
-        Self::from_bytes(out, read, fast::compute_bound_stream_min_bytes())
-    }
-
-    /// Whether the working set (`out` and `read` bytes of inputs) reaches `min` bytes.
-    fn from_bytes<O>(out: &[O], read: usize, min: usize) -> Self {
-        Streaming(std::mem::size_of_val(out).saturating_add(read) >= min)
+        Streaming(std::mem::size_of_val(out).saturating_add(read) >= fast::stream_min_bytes())
     }
 
     /// Whether to stream.

@@ -278,7 +278,7 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
         DType::F32 => {
             // a large working set streams its output from exp's own loop
             let out = out.data_mut();
-            let stream = kernels::Streaming::of_compute_bound(out, x.bytes_read()).on();
+            let stream = kernels::Streaming::of(out, x.bytes_read()).on();
             kernels::unary_slices_compute_bound::<f32, f32, _>(x, out, |s, d| {
                 crate::kernels::fast::exp_f32_slice(s, d, stream)
             })
