@@ -222,12 +222,23 @@ const FETCH_AHEAD_MIN: usize = 64 << 10;
 /// ahead were alike).
 #[inline(always)]
 pub(crate) fn fetch_ahead<T>(c: &[T]) {
-    #[cfg(target_arch = "x86_64")]
     for line in (0..std::mem::size_of_val(c)).step_by(64) {
-        let at = c.as_ptr().cast::<i8>().wrapping_add(FETCH_AHEAD + line);
+        fetch_line_ahead(c.as_ptr().cast::<u8>().wrapping_add(line));
+    }
+}
+
+/// Asks for the cache line [`FETCH_AHEAD`] bytes past `p`, for loops over raw
+/// pointers (see [`fetch_ahead`]). A hint: `p` need not point anywhere valid.
+#[inline(always)]
+pub(crate) fn fetch_line_ahead<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let at = p.cast::<i8>().wrapping_add(FETCH_AHEAD);
         // SAFETY: prefetching is a hint and never faults, whatever the address.
         unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(at) };
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Writes the 64 bytes of `line` to `dst` with streaming stores (SSE2's, which

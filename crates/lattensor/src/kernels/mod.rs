@@ -633,11 +633,13 @@ fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
         return true;
     }
     let step = sink.step(true, out.len());
+    // a streamed output's operands come from memory too: the loop reads them a page ahead
+    let ahead = sink.stream;
     for start in (0..out.len()).step_by(step.max(1)) {
         let n = step.min(out.len() - start);
         let o = &mut out[start..start + n];
         sink.write(o, |o| {
-            half::binary(a.sub(start, n), b.sub(start, n), o, &g);
+            half::binary(a.sub(start, n), b.sub(start, n), o, &g, ahead);
         });
     }
     true
