@@ -27,7 +27,7 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
@@ -98,4 +98,21 @@ fn exp_spec(spec: &str) -> Option<workloads::Call> {
     let n: usize = parts.next()?.parse().ok()?;
     let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &[n]).ok()?.cast(dtype).ok()?;
     Some(Box::new(move || lattensor::ops::exp(&a).expect("the exp runs")))
+}
+
+/// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).
+fn unary_spec(spec: &str) -> Option<workloads::Call> {
+    let mut parts = spec.strip_prefix("un:")?.split(':');
+    let op = parts.next()?.to_string();
+    let n: usize = parts.next()?.parse().ok()?;
+    let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &[n]).ok()?;
+    let f: fn(&lattensor::Tensor) -> lattensor::Result<lattensor::Tensor> = match op.as_str() {
+        "abs" => lattensor::ops::abs,
+        "neg" => lattensor::ops::negative,
+        "sqrt" => lattensor::ops::sqrt,
+        "relu" => lattensor::nn::relu,
+        "f16" => |t| t.cast(lattensor::DType::F16),
+        _ => return None,
+    };
+    Some(Box::new(move || f(&a).expect("the op runs")))
 }

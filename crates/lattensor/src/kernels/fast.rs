@@ -45,10 +45,11 @@ pub(crate) use simd;
 /// track one stream better than four far-apart ones).
 ///
 /// A long read (from [`FETCH_AHEAD_MIN`]) asks for its lines a page ahead (see
-/// [`fetch_ahead`]). On a Xeon host, old and new builds in turn, medians of 6
-/// rounds (ms): the sum of 10M f32 (from L3) one thread 4.63 → 4.20, two
-/// threads 1.94 → 1.13; of 512 MiB (from memory) one thread 63.7 → 58.2, two
-/// threads 36.4 → 33.2 (another six rounds: level, 32.8 both).
+/// [`fetch_ahead`]) on the CPUs whose [`long_reads`] say so. On a Xeon host, old
+/// and new builds in turn, medians of 6 rounds (ms): the sum of 10M f32 (from L3)
+/// one thread 4.63 → 4.20, two threads 1.94 → 1.13; of 512 MiB (from memory) one
+/// thread 63.7 → 58.2, two threads 36.4 → 33.2 (another six rounds: level, 32.8
+/// both). Zen 4 reads faster without (see [`long_reads`]).
 #[inline(always)]
 pub(crate) fn fold_lanes<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T) -> A) -> ([[A; 8]; 4], &[T]) {
     let chunks = xs.chunks_exact(32);
@@ -65,7 +66,7 @@ pub(crate) fn fold_lanes<T: Copy, A: Copy>(xs: &[T], zero: A, add: impl Fn(A, T)
                 }
             };
         }
-        if std::mem::size_of_val(xs) >= FETCH_AHEAD_MIN {
+        if std::mem::size_of_val(xs) >= FETCH_AHEAD_MIN && long_reads().fetch {
             // the prefetches go between groups of chunks: inside the chunk loop they
             // kept it from being vectorised
             let groups = xs.chunks_exact(32 * FETCH_GROUP);
@@ -152,15 +153,25 @@ pub(crate) struct LongReads {
 ///   stream per thread, 51.7 with four a power of two apart, 58.9 with four
 ///   2 MiB further apart (see `ops::reduce::long_sum`), 51.7 with those also fetched a page
 ///   ahead; 40 MB (mostly from L3) 0.86 ms with one stream, 0.38–0.40 with four.
-/// - Elsewhere (Zen 4 among them) one stream: there it had read 512 MiB 2.0×
-///   faster than four (one thread, no software fetch; whether four streams set
-///   apart as above would do better there was not measured).
+/// - Elsewhere (Zen 4 among them) one stream, no software fetch. On the Zen 4
+///   host one stream had read 512 MiB 2.0× faster than four (one thread). Later
+///   (session 34), the 10M-f32 sum (P7, mostly from L3) alone in its process,
+///   medians of 100–200 calls, rounds of the variants in turn: two threads,
+///   one stream 391–419 µs unfetched against 408–427 fetched, four streams set
+///   apart 396–428 unfetched and 422–453 fetched (five rounds); one thread, one
+///   stream 948–1130 against 1100–1240 (four rounds). The 512 MiB sum (E5b),
+///   two threads: 14.6–15.1 ms unfetched, 14.5–16.9 fetched, 14.7–15.5 four
+///   streams unfetched; one thread 16.5–21.1 against 16.7–25.2.
+///
+/// `fetch` also rules [`fold_lanes`]' one-stream reads (sums shorter than a
+/// long split, einsum's sums); on Zen 3 those had fetched and now do not (not
+/// measured there: its four-stream loop was faster without).
 pub(crate) fn long_reads() -> LongReads {
     static READS: std::sync::OnceLock<LongReads> = std::sync::OnceLock::new();
     *READS.get_or_init(|| match cpu() {
         Cpu::Intel => LongReads { streams: 4, fetch: true },
         Cpu::Zen3 => LongReads { streams: 4, fetch: false },
-        Cpu::Other => LongReads { streams: 1, fetch: true },
+        Cpu::Other => LongReads { streams: 1, fetch: false },
     })
 }
 
@@ -982,8 +993,9 @@ pub(crate) mod tests {
 
     #[test]
     fn fold_lanes_gives_each_lane_its_elements_short_or_long() {
-        // short (no prefetch) and long (prefetching, in groups of chunks), with
-        // lengths ending in a whole group, a part group, a part chunk
+        // short (no prefetch) and long (prefetching in groups of chunks where the
+        // CPU's long_reads say so), with lengths ending in a whole group, a part
+        // group, a part chunk
         let long = FETCH_AHEAD_MIN / 8;
         for n in [0, 31, 32, 100, long, long + 32 * FETCH_GROUP, long + 32 + 7, 3 * long + 129] {
             let xs: Vec<u64> = (0..n as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
