@@ -10,7 +10,8 @@
 //!   einsum on f32 operands of the given shapes (filled like the workloads'),
 //!   to explore shapes without a rebuild; with one, separate workloads by `;`.
 //!   `ein64:…` does the same on f64 operands. Likewise `add:DTYPE:N` adds two
-//!   vectors of N elements of that dtype, and `exp:DTYPE:N` takes `exp` of one.
+//!   vectors of N elements of that dtype, `exp:DTYPE:N` takes `exp` of one, and
+//!   `un:OP:N` runs a unary op (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast) on N f32.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -31,7 +32,7 @@ fn main() {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N or exp:DTYPE:N",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N or un:OP:N",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)

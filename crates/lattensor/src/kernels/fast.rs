@@ -457,6 +457,15 @@ mod f16c {
 /// `exp` kept half the cache (plain stores at 10M elements on this host) until
 /// its streamed loop prefetched its input (session 33, see [`exp_f32_slice`]):
 /// before that, streaming made it slower, 3.10 → 3.87 ms in one `peers.py` run.
+///
+/// Why the working set, not the output alone (as until session 24): on a Xeon
+/// host with a 105 MiB L3 shared with other tenants, 10M-element outputs
+/// (40 MB f32, 20 MB f16) were below half the L3 and not streamed, yet
+/// streaming them was faster, two threads, the same build with the threshold
+/// set either way in turn, medians of 6 rounds (µs): f32 `x + y` 5658 → 5066,
+/// `x + 1.0` 4453 → 3800, i32 + f32 6571 → 5558, f16 2955 → 2650, bf16 3053 →
+/// 2795; 5M f32 2788 → 2603, 2.5M 1407 → 1326. At 1M (4 MB out, 12 MB in all)
+/// plain stores were faster: 340 against 364.
 pub(crate) fn stream_min_bytes() -> usize {
     half_largest_cache().min(SHARED_CACHE_SHARE)
 }
@@ -468,15 +477,6 @@ const SHARED_CACHE_SHARE: usize = 16 << 20;
 
 /// Half the largest cache's size, read once from sysfs (32 MiB if it cannot be
 /// read): a working set that large cannot all stay cached.
-///
-/// Why the working set, not the output alone (as until session 24): on a Xeon
-/// host with a 105 MiB L3 shared with other tenants, 10M-element outputs
-/// (40 MB f32, 20 MB f16) were below half the L3 and not streamed, yet
-/// streaming them was faster, two threads, the same build with the threshold
-/// set either way in turn, medians of 6 rounds (µs): f32 `x + y` 5658 → 5066,
-/// `x + 1.0` 4453 → 3800, i32 + f32 6571 → 5558, f16 2955 → 2650, bf16 3053 →
-/// 2795; 5M f32 2788 → 2603, 2.5M 1407 → 1326. At 1M (4 MB out, 12 MB in all)
-/// plain stores were faster: 340 against 364.
 fn half_largest_cache() -> usize {
     static MIN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     #[cfg(test)]
