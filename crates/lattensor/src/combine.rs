@@ -1,4 +1,4 @@
-//! Ops that combine several tensors into one: [`concat`], [`stack`] and the
+//! Ops that combine several tensors into one: [`concat`](fn@concat), [`stack`] and the
 //! element-wise selection [`where_`] (`tf.concat`, `tf.stack`, `tf.where`;
 //! `tnp.concatenate`, `tnp.stack`, `tnp.where`).
 //!
@@ -110,7 +110,7 @@ pub(crate) fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Te
 
 /// `tf.stack(values, axis)` / `tnp.stack`: the tensors, all of one shape,
 /// joined along a new axis at position `axis` (in `-(rank+1)..=rank`).
-/// Promotes as [`concat`] does.
+/// Promotes as [`concat`](fn@concat) does.
 ///
 /// ```
 /// use lattensor::{constant, stack, DType};
@@ -123,7 +123,7 @@ pub(crate) fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Te
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for no inputs or an axis out of range;
-/// [`Error::ShapeMismatch`] when shapes differ; [`Error::Promotion`] as for [`concat`].
+/// [`Error::ShapeMismatch`] when shapes differ; [`Error::Promotion`] as for [`concat`](fn@concat).
 pub fn stack(values: &[&Tensor], axis: isize) -> Result<Tensor> {
     let op = "stack";
     let Some(first) = values.first() else {

@@ -22,7 +22,7 @@ pub struct Storage {
 }
 
 /// Where the bytes live: small buffers on the heap, large ones in their own
-/// huge-page-backed mappings that are recycled through [`cache`].
+/// huge-page-backed mappings that are recycled through a cache of free mappings (`large`).
 enum Buf {
     Heap(Vec<Line>),
     #[cfg(target_os = "linux")]

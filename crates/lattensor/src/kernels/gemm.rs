@@ -511,7 +511,7 @@ mod f64_kernel {
     );
 }
 
-/// Whether [`gemm`] can run here (the CPU has AVX-512F).
+/// Whether [`gemm`](fn@gemm) can run here (the CPU has AVX-512F).
 pub(crate) fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -565,7 +565,7 @@ pub(crate) fn streams_c(bytes: usize) -> bool {
     bytes >= 2 * crate::kernels::fast::l2_bytes()
 }
 
-/// A range of memory that [`gemm`]'s caller reads next (the next product of a
+/// A range of memory that [`gemm`](fn@gemm)'s caller reads next (the next product of a
 /// batch): `gemm` fetches it into L2 while it computes. By address, as a hint
 /// only: it is never dereferenced.
 #[derive(Clone, Copy, Debug)]
@@ -955,7 +955,7 @@ const fn max_block_rows<T: Scalar>() -> usize {
 /// past every A panel.
 ///
 /// # Safety
-/// As for [`gemm`], for this band's rows and this block; no other thread
+/// As for [`gemm`](fn@gemm), for this band's rows and this block; no other thread
 /// touches these rows of C during the call.
 #[allow(clippy::too_many_arguments)]
 unsafe fn compute_band<T: Scalar>(

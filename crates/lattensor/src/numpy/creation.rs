@@ -54,7 +54,7 @@ pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usi
 /// ```
 ///
 /// # Errors
-/// As [`array`].
+/// As [`array`](fn@array).
 pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     cast_opt(to_tensor(a)?, dtype)
 }
@@ -66,7 +66,7 @@ pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// As [`array`].
+/// As [`array`](fn@array).
 pub fn asanyarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     asarray(a, dtype)
 }
@@ -83,7 +83,7 @@ pub fn asanyarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// As [`array`].
+/// As [`array`](fn@array).
 pub fn ascontiguousarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     let x = asarray(a, dtype)?.contiguous()?;
     if x.rank() == 0 { x.reshape(&[1]) } else { Ok(x) }
@@ -98,7 +98,7 @@ pub fn ascontiguousarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Te
 /// ```
 ///
 /// # Errors
-/// As [`array`].
+/// As [`array`](fn@array).
 pub fn copy(a: impl Into<Value>) -> Result<Tensor> {
     fresh(&to_tensor(a)?)
 }
@@ -111,7 +111,7 @@ pub fn copy(a: impl Into<Value>) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// As [`array`]; [`Error::ResourceExhausted`] if the result is too large.
+/// As [`array`](fn@array); [`Error::ResourceExhausted`] if the result is too large.
 pub fn empty_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     zeros_like(a, dtype)
 }

@@ -519,9 +519,9 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
 /// `a.shape[..axis] + indices.shape + a.shape[axis + 1..]`, `a`'s dtype, and
 /// is strong (as TF 2.21's).
 ///
-/// Out-of-range indices follow `mode`. TF's default is [`TakeMode::Clip`],
+/// Out-of-range indices follow `mode`. TF's default is [`TakeMode::Clip`](crate::TakeMode::Clip),
 /// which clamps them, so `take(a, -1)` is the *first* element (as TF 2.21,
-/// not NumPy, whose default `raise` gives the last); [`TakeMode::Raise`] is
+/// not NumPy, whose default `raise` gives the last); [`TakeMode::Raise`](crate::TakeMode::Raise) is
 /// NumPy's rule, which TF does not support.
 ///
 /// ```
@@ -535,7 +535,7 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for an axis out of range, non-integer indices,
-/// an index out of range in [`TakeMode::Raise`], or any index into an empty axis.
+/// an index out of range in [`TakeMode::Raise`](crate::TakeMode::Raise), or any index into an empty axis.
 pub fn take(
     a: impl Into<Value>,
     indices: impl Into<Value>,
