@@ -363,7 +363,7 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
                 }
             };
             if threaded {
-                crate::kernels::pool::chunks_mut(dst, rows * n, band);
+                crate::kernels::pool::chunks_mut(dst, rows * n, crate::kernels::pool::worth_waking_macs(work), band);
             } else {
                 band(0, dst);
             }
@@ -375,7 +375,8 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             }
         };
         if batch_parallel {
-            crate::kernels::pool::chunks_mut(out, m * n, |i, c| product((i, c)));
+            let wake = crate::kernels::pool::worth_waking_macs(work * bt as u128);
+            crate::kernels::pool::chunks_mut(out, m * n, wake, |i, c| product((i, c)));
         } else {
             out.chunks_exact_mut(m * n).enumerate().for_each(product);
         }
@@ -412,7 +413,9 @@ fn bmm<C: Ring>(a: &Tensor, b: &Tensor, out: &mut [C], dims: [usize; 4]) -> Resu
             }
         };
         if parallel {
-            crate::kernels::pool::chunks_mut(dst, MB * n, |i, c| block((i, c)));
+            // (the integer kernel does about one multiply-add per element's time)
+            let wake = crate::kernels::pool::worth_waking(m.saturating_mul(n).saturating_mul(k));
+            crate::kernels::pool::chunks_mut(dst, MB * n, wake, |i, c| block((i, c)));
         } else {
             dst.chunks_mut(MB * n).enumerate().for_each(block);
         }
@@ -475,7 +478,8 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
                 sink.finish();
             };
             if out.len() >= crate::kernels::PAR_MIN && crate::kernels::multithreaded() {
-                crate::kernels::pool::chunks_mut(out, rows_per_task * n, |i, c| task((i, c)));
+                let wake = crate::kernels::pool::worth_waking(out.len());
+                crate::kernels::pool::chunks_mut(out, rows_per_task * n, wake, |i, c| task((i, c)));
             } else {
                 out.chunks_mut(rows_per_task * n).enumerate().for_each(task);
             }

@@ -741,7 +741,8 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     let edge = |b: usize| (b * panels_m / bands * MR).min(m);
     let starts: Vec<(usize, usize)> = (0..bands).map(|b| (edge(b), edge(b + 1) - edge(b))).collect();
     if bands > 1 {
-        crate::kernels::pool::for_each_item(starts, band);
+        let wake = crate::kernels::pool::worth_waking_macs(m as u128 * n as u128 * k as u128);
+        crate::kernels::pool::for_each_item(starts, wake, band);
     } else {
         starts.into_iter().for_each(band);
     }
@@ -767,7 +768,7 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, k: usize, n: usize, par
             unsafe { pack_rows_across_panels(run, b, k, n, t * per_task) }
         };
         if tasks > 1 {
-            crate::kernels::pool::chunks_mut(dst, per_task * k * nr, pack);
+            crate::kernels::pool::chunks_mut(dst, per_task * k * nr, crate::kernels::pool::worth_waking(k * n), pack);
         } else {
             pack(0, dst);
         }
@@ -809,7 +810,9 @@ unsafe fn pack_b<T: Scalar>(dst: &mut [T], b: MatRef<T>, k: usize, n: usize, par
         }
     };
     if parallel {
-        crate::kernels::pool::chunks_mut(dst, k * nr, |q, panel| pack((q, panel)));
+        crate::kernels::pool::chunks_mut(dst, k * nr, crate::kernels::pool::worth_waking(k * n), |q, panel| {
+            pack((q, panel))
+        });
     } else {
         dst.chunks_mut(k * nr).enumerate().for_each(pack);
     }

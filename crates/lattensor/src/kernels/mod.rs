@@ -197,14 +197,18 @@ pub(crate) fn multithreaded() -> bool {
 /// and there is more than one thread, else on the calling thread. Either way
 /// the same values in the same order, so results do not depend on the thread count.
 pub(crate) fn par_map<R: Send>(n: usize, work: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
-    if work >= PAR_MIN && n > 1 && multithreaded() { pool::map(n, f) } else { (0..n).map(f).collect() }
+    if work >= PAR_MIN && n > 1 && multithreaded() {
+        pool::map(n, pool::worth_waking(work), f)
+    } else {
+        (0..n).map(f).collect()
+    }
 }
 
 /// `f` of each item, in parallel under the same condition as [`par_map`], else
 /// in order on the calling thread.
 pub(crate) fn par_for_each<T: Send>(items: Vec<T>, work: usize, f: impl Fn(T) + Sync + Send) {
     if work >= PAR_MIN && items.len() > 1 && multithreaded() {
-        pool::for_each_item(items, f);
+        pool::for_each_item(items, pool::worth_waking(work), f);
     } else {
         items.into_iter().for_each(f);
     }
@@ -229,7 +233,7 @@ pub(crate) fn for_chunks<T: Send>(out: &mut [T], body: impl Fn(usize, &mut [T]) 
 /// per element type instead of once per op (a chunk is 32K elements, so the
 /// indirect call costs nothing measurable, and compile times stay sane).
 fn par_chunks<T: Send>(out: &mut [T], body: &(dyn Fn(usize, &mut [T]) + Sync)) {
-    pool::chunks_mut(out, PAR_CHUNK, |i, c| body(i * PAR_CHUNK, c));
+    pool::chunks_mut(out, PAR_CHUNK, pool::worth_waking(out.len()), |i, c| body(i * PAR_CHUNK, c));
 }
 
 /// One input of an element-wise kernel, already broadcast to the output shape.

@@ -13,6 +13,9 @@
 //! park, so back-to-back ops find them awake. Measured in one process, medians
 //! of 40 calls over six rounds: a 10M f32 sum, caller + one spinning helper
 //! 800–1100 µs against 1500–1860 µs for `rayon::join`; a 1M sum 36 µs against 88.
+//! A long region entered after idle wakes the napping helpers, first taking the
+//! caller's CPU out of their affinity ([`steer`]): a woken thread may otherwise
+//! wait behind its waker for a whole time slice.
 //!
 //! The protocol keeps a caller from ever waiting for a helper that is asleep:
 //! each helper has a slot where the caller offers the region; a helper claims
@@ -31,7 +34,7 @@
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -98,6 +101,12 @@ const CLAIMED: usize = 1;
 struct Helper {
     slot: AtomicUsize,
     parked: AtomicBool,
+    /// Napping (timed parks, see [`wait_for_offer`]): a caller may wake it.
+    napping: AtomicBool,
+    /// Moved off a caller's CPU by [`steer`]: it restores its affinity when it claims or naps.
+    steered: AtomicBool,
+    /// The helper's kernel thread id (0 until it has started), for [`steer`].
+    tid: AtomicI32,
     thread: OnceLock<Thread>,
 }
 
@@ -133,7 +142,14 @@ fn pool() -> &'static Pool {
     static POOL: OnceLock<&'static Pool> = OnceLock::new();
     POOL.get_or_init(|| {
         let helpers = (1..threads())
-            .map(|_| Helper { slot: AtomicUsize::new(EMPTY), parked: AtomicBool::new(false), thread: OnceLock::new() })
+            .map(|_| Helper {
+                slot: AtomicUsize::new(EMPTY),
+                parked: AtomicBool::new(false),
+                napping: AtomicBool::new(false),
+                steered: AtomicBool::new(false),
+                tid: AtomicI32::new(0),
+                thread: OnceLock::new(),
+            })
             .collect();
         let pool: &'static Pool = Box::leak(Box::new(Pool {
             helpers,
@@ -156,9 +172,17 @@ fn pool() -> &'static Pool {
 
 fn helper_main(pool: &'static Pool, me: usize) {
     let h = &pool.helpers[me];
+    let own = affinity::Saved::of_this_thread();
+    h.tid.store(affinity::thread_id(), Ordering::Relaxed);
     loop {
-        let offer = wait_for_offer(pool, h);
+        let offer = wait_for_offer(pool, h, &own);
         if h.slot.compare_exchange(offer, CLAIMED, Ordering::Acquire, Ordering::Relaxed).is_ok() {
+            if h.steered.swap(false, Ordering::Relaxed) {
+                // Running now, beside the caller: free again, lest a scheduler that
+                // packs threads move the caller onto this CPU, where this one could
+                // not leave it.
+                own.restore();
+            }
             // SAFETY: `offer` is the address of the caller's `Job`, and the caller
             // does not return from `run` (ending the job's lifetime) while this
             // slot says CLAIMED: it waits for the EMPTY stored below, which
@@ -176,12 +200,15 @@ fn helper_main(pool: &'static Pool, me: usize) {
 /// 20 ms), looking again after each, and after [`DEEP_SLEEP`] without a region
 /// parks until a caller unparks it.
 ///
-/// Only the last phase needs waking: on the host, waking a parked thread's
-/// halted vCPU blocked the waker in `unpark` for ~0.5 ms (the hypervisor's
-/// price for the interrupt), longer than the small ops it was woken to help, so
-/// callers wake nobody who napped for less than [`DEEP_SLEEP`]; a napping helper
-/// joins a region late, or not at all if it is over.
-fn wait_for_offer(pool: &Pool, h: &Helper) -> usize {
+/// Only the last phase needs waking. A caller wakes a napping helper only for a
+/// long region ([`worth_waking`]), after steering it off the caller's CPU
+/// ([`steer`]): on the hosts measured, a thread woken from a timed park, by
+/// its timer or by a caller, was placed on the busy CPU of the thread that
+/// woke it, and ran only when that one's time slice ended, 3.8–3.9 ms later
+/// (or took the CPU from it); the earlier finding that `unpark` blocked the
+/// caller ~0.5 ms was this. A short region is not worth the 10–25 µs of the
+/// affinity call: its napping helpers join late, or not at all if it is over.
+fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
     let offer = || Some(h.slot.load(Ordering::Acquire)).filter(|&s| s > CLAIMED);
     let mut seen = pool.regions.load(Ordering::Relaxed);
     let mut since = Instant::now();
@@ -199,12 +226,22 @@ fn wait_for_offer(pool: &Pool, h: &Helper) -> usize {
         if !polls.is_multiple_of(128) || since.elapsed() < pool.spin {
             std::hint::spin_loop();
         } else if since.elapsed() < DEEP_SLEEP {
-            std::thread::park_timeout(nap);
+            if h.steered.swap(false, Ordering::Relaxed) {
+                own.restore();
+            }
+            h.napping.store(true, Ordering::SeqCst);
+            if h.slot.load(Ordering::SeqCst) <= CLAIMED {
+                std::thread::park_timeout(nap);
+            }
+            h.napping.store(false, Ordering::Relaxed);
             nap = (nap * 2).min(Duration::from_millis(20));
         } else {
             // Announce the deep sleep, then look again: a caller stores its offer
             // before it reads `parked` (both SeqCst), so either this load sees the
             // offer or the caller sees the flag and unparks (a token `park` keeps).
+            if h.steered.swap(false, Ordering::Relaxed) {
+                own.restore();
+            }
             h.parked.store(true, Ordering::SeqCst);
             while h.slot.load(Ordering::SeqCst) <= CLAIMED {
                 std::thread::park();
@@ -214,14 +251,125 @@ fn wait_for_offer(pool: &Pool, h: &Helper) -> usize {
     }
 }
 
+/// Takes the caller's CPU out of a sleeping helper's affinity before it is
+/// woken, so that the scheduler cannot queue it behind the caller. On the Zen 4
+/// host (whose scheduler packs woken threads onto busy vCPUs), a C probe woke a
+/// thread from a 12.8 ms timed futex wait after 20 ms idle: 3.8–3.9 ms to run,
+/// on the waker's CPU, unsteered; 44–120 µs on the other CPU, steered. E2 (64
+/// products of 128³) after 20 ms idle: its first two calls 2.5 ms each (one
+/// thread's speed), 1.3–1.4 ms steered. The helper restores its own affinity
+/// as soon as it claims the region (or when it next naps, if it came too late).
+///
+/// False when the helper has not started yet (it is then awake anyway). A
+/// failed affinity call leaves the flag set: the restore it asks for is harmless.
+fn steer(h: &Helper) -> bool {
+    let tid = h.tid.load(Ordering::Relaxed);
+    if tid != 0 {
+        h.steered.store(true, Ordering::Relaxed);
+        affinity::exclude_current_cpu(tid);
+    }
+    tid != 0
+}
+
+/// Thread affinity, on Linux (elsewhere nothing is steered).
+mod affinity {
+    /// The calling thread's kernel id.
+    #[cfg(target_os = "linux")]
+    pub(super) fn thread_id() -> i32 {
+        // SAFETY: gettid has no preconditions.
+        unsafe { libc::gettid() }
+    }
+
+    /// Takes the calling CPU out of thread `tid`'s affinity; false when that
+    /// would leave it none (or a call fails).
+    #[cfg(target_os = "linux")]
+    pub(super) fn exclude_current_cpu(tid: i32) -> bool {
+        // SAFETY: `set` is a plain bitmask owned by this frame; the calls only read or fill it.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            let cpu = libc::sched_getcpu();
+            if cpu < 0 || libc::sched_getaffinity(tid, size, &mut set) != 0 {
+                return false;
+            }
+            libc::CPU_CLR(cpu as usize, &mut set);
+            libc::CPU_COUNT(&set) > 0 && libc::sched_setaffinity(tid, size, &set) == 0
+        }
+    }
+
+    /// A thread's affinity as it started, to return to after steering.
+    pub(super) struct Saved(#[cfg(target_os = "linux")] Option<libc::cpu_set_t>);
+
+    impl Saved {
+        #[cfg(target_os = "linux")]
+        pub(super) fn of_this_thread() -> Saved {
+            // SAFETY: as above.
+            unsafe {
+                let mut set: libc::cpu_set_t = std::mem::zeroed();
+                let ok = libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0;
+                Saved(ok.then_some(set))
+            }
+        }
+
+        /// Gives the calling thread this affinity again.
+        #[cfg(target_os = "linux")]
+        pub(super) fn restore(&self) {
+            if let Some(set) = &self.0 {
+                // SAFETY: as above.
+                unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set) };
+            }
+        }
+
+        #[cfg(not(target_os = "linux"))]
+        pub(super) fn of_this_thread() -> Saved {
+            Saved()
+        }
+
+        #[cfg(not(target_os = "linux"))]
+        pub(super) fn restore(&self) {}
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(super) fn thread_id() -> i32 {
+        0
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub(super) fn exclude_current_cpu(_tid: i32) -> bool {
+        false
+    }
+}
+
 /// Idle time after which a helper parks until woken (see [`wait_for_offer`]).
 const DEEP_SLEEP: Duration = Duration::from_millis(100);
+
+/// A region's work (elements an element-wise op or reduction touches) from which
+/// its caller wakes and steers napping helpers ([`steer`]) rather than letting
+/// them join when their nap ends; see [`run`].
+const WAKE_MIN: usize = 1 << 21;
+
+/// Multiply-adds of a matrix product worth one element of [`WAKE_MIN`]'s work:
+/// a core does ~16 f32 multiply-adds in the time a memory-bound op takes per element.
+const MACS_PER_ELEMENT: u128 = 16;
+
+/// Whether a region touching `elements` elements should wake napping helpers.
+pub(crate) fn worth_waking(elements: usize) -> bool {
+    elements >= WAKE_MIN
+}
+
+/// [`worth_waking`] for matrix products of `macs` multiply-adds in all.
+pub(crate) fn worth_waking_macs(macs: u128) -> bool {
+    macs / MACS_PER_ELEMENT >= WAKE_MIN as u128
+}
 
 /// Runs `f(i)` for every `i < n`, shared between the calling thread and the
 /// pool's helpers; returns when all have run. Serial when `n < 2`, with one
 /// thread, or while another region runs. A panic in `f` is resumed here after
 /// every thread has left the region.
-pub(crate) fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
+///
+/// `wake`: the region is long enough to wake and steer napping helpers
+/// ([`worth_waking`]); helpers in their deep sleep are woken either way.
+pub(crate) fn run(n: usize, wake: bool, f: &(dyn Fn(usize) + Sync)) {
     let pool = pool();
     pool.regions.fetch_add(1, Ordering::Relaxed);
     if n < 2
@@ -235,8 +383,12 @@ pub(crate) fn run(n: usize, f: &(dyn Fn(usize) + Sync)) {
     let job = Job::new(f, n, offered.len() + 1);
     let addr = &job as *const Job<'_> as usize;
     for h in offered {
+        // steered before the offer is published, so that the helper which claims it
+        // sees its `steered` flag
+        let asleep = || h.napping.load(Ordering::SeqCst) || h.parked.load(Ordering::SeqCst);
+        let steered = wake && asleep() && steer(h);
         h.slot.store(addr, Ordering::SeqCst);
-        if h.parked.load(Ordering::SeqCst)
+        if (steered || h.parked.load(Ordering::SeqCst))
             && let Some(t) = h.thread.get()
         {
             t.unpark();
@@ -276,12 +428,12 @@ impl<T> Shared<T> {
 }
 
 /// `(0..n).map(f)` collected in order, the tasks shared out by [`run`].
-pub(crate) fn map<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+pub(crate) fn map<R: Send>(n: usize, wake: bool, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
     let mut out: Vec<std::mem::MaybeUninit<R>> = Vec::with_capacity(n);
     // SAFETY: MaybeUninit needs no initialisation; capacity is n.
     unsafe { out.set_len(n) };
     let base = Shared(out.as_mut_ptr());
-    run(n, &|i| {
+    run(n, wake, &|i| {
         let v = f(i);
         // SAFETY: i < n is in bounds, and `run` hands each i to exactly one task.
         unsafe { (*base.at(i)).write(v) };
@@ -296,12 +448,12 @@ pub(crate) fn map<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
 }
 
 /// `f(item)` for each item, the tasks shared out by [`run`].
-pub(crate) fn for_each_item<T: Send>(items: Vec<T>, f: impl Fn(T) + Sync) {
+pub(crate) fn for_each_item<T: Send>(items: Vec<T>, wake: bool, f: impl Fn(T) + Sync) {
     let mut items = std::mem::ManuallyDrop::new(items);
     let (n, cap) = (items.len(), items.capacity());
     let base = Shared(items.as_mut_ptr());
     let result = catch_unwind(AssertUnwindSafe(|| {
-        run(n, &|i| {
+        run(n, wake, &|i| {
             // SAFETY: i < n, and each i is read exactly once (moved out) by one task.
             f(unsafe { base.at(i).read() })
         })
@@ -316,10 +468,10 @@ pub(crate) fn for_each_item<T: Send>(items: Vec<T>, f: impl Fn(T) + Sync) {
 
 /// `f(i, chunk)` for each `len`-long chunk of `out` (the last may be shorter), the
 /// tasks shared out by [`run`].
-pub(crate) fn chunks_mut<T: Send>(out: &mut [T], len: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+pub(crate) fn chunks_mut<T: Send>(out: &mut [T], len: usize, wake: bool, f: impl Fn(usize, &mut [T]) + Sync) {
     let (total, len) = (out.len(), len.max(1));
     let base = Shared(out.as_mut_ptr());
-    run(total.div_ceil(len), &|i| {
+    run(total.div_ceil(len), wake, &|i| {
         let start = i * len;
         // SAFETY: chunk i is elements start..min(start + len, total) of `out`, which
         // `run` hands to exactly one task: the chunks are disjoint and in bounds.
@@ -334,12 +486,17 @@ mod tests {
 
     #[test]
     fn every_index_runs_once() {
-        for n in [0, 1, 2, 3, 17, 1000] {
+        // back to back and after the helpers have gone to nap (2 ms: past the spin),
+        // waking them or not
+        for (n, wake) in [0, 1, 2, 3, 17, 1000].into_iter().flat_map(|n| [(n, false), (n, true)]) {
+            if n == 17 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
             let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
-            run(n, &|i| {
+            run(n, wake, &|i| {
                 hits[i].fetch_add(1, Ordering::Relaxed);
             });
-            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "n = {n}");
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "n = {n}, wake = {wake}");
         }
     }
 
@@ -362,16 +519,16 @@ mod tests {
 
     #[test]
     fn map_keeps_order_and_chunks_cover_the_slice() {
-        assert_eq!(map(1000, |i| i * i), (0..1000).map(|i| i * i).collect::<Vec<_>>());
+        assert_eq!(map(1000, false, |i| i * i), (0..1000).map(|i| i * i).collect::<Vec<_>>());
         let mut v = vec![0usize; 1001];
-        chunks_mut(&mut v, 100, |i, c| {
+        chunks_mut(&mut v, 100, true, |i, c| {
             assert!(c.len() == 100 || (i == 10 && c.len() == 1));
             c.iter_mut().enumerate().for_each(|(j, x)| *x = i * 100 + j);
         });
         assert_eq!(v, (0..1001).collect::<Vec<_>>());
         let items: Vec<String> = (0..50).map(|i| i.to_string()).collect();
         let total = AtomicUsize::new(0);
-        for_each_item(items, |s| {
+        for_each_item(items, false, |s| {
             total.fetch_add(s.parse::<usize>().unwrap(), Ordering::Relaxed);
         });
         assert_eq!(total.load(Ordering::Relaxed), (0..50).sum::<usize>());
@@ -381,13 +538,13 @@ mod tests {
     fn nested_and_concurrent_regions_complete() {
         // a region inside a task, and regions from several threads at once, run
         // serially where the pool is taken: every index still runs once
-        let outer: Vec<usize> = map(8, |i| map(100, |j| i * j).into_iter().sum());
+        let outer: Vec<usize> = map(8, true, |i| map(100, true, |j| i * j).into_iter().sum());
         assert_eq!(outer, (0..8).map(|i| i * 4950).collect::<Vec<_>>());
         std::thread::scope(|s| {
             for t in 0..4 {
                 s.spawn(move || {
                     for _ in 0..50 {
-                        assert_eq!(map(64, |i| i + t).iter().sum::<usize>(), 64 * t + 2016);
+                        assert_eq!(map(64, t % 2 == 0, |i| i + t).iter().sum::<usize>(), 64 * t + 2016);
                     }
                 });
             }
@@ -396,8 +553,49 @@ mod tests {
 
     #[test]
     fn a_panicking_task_reaches_the_caller_and_the_pool_recovers() {
-        let r = catch_unwind(|| run(100, &|i| assert!(i != 37, "task 37")));
+        let r = catch_unwind(|| run(100, true, &|i| assert!(i != 37, "task 37")));
         assert!(r.is_err());
-        assert_eq!(map(100, |i| i).len(), 100);
+        assert_eq!(map(100, false, |i| i).len(), 100);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn steering_takes_the_callers_cpu_out_and_restoring_puts_it_back() {
+        // SAFETY (of the calls below): plain bitmasks owned by this test.
+        let mask = |tid: i32| unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            assert_eq!(libc::sched_getaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &mut set), 0);
+            set
+        };
+        let (tid_tx, tid_rx) = std::sync::mpsc::channel();
+        let (go_tx, go_rx) = std::sync::mpsc::channel::<()>();
+        let helper = std::thread::spawn(move || {
+            let own = affinity::Saved::of_this_thread();
+            tid_tx.send(affinity::thread_id()).unwrap();
+            go_rx.recv().unwrap();
+            own.restore();
+            mask(0)
+        });
+        let tid = tid_rx.recv().unwrap();
+        let before = mask(tid);
+        // SAFETY: CPU_COUNT reads a bitmask.
+        let cpus = unsafe { libc::CPU_COUNT(&before) };
+        let steered = affinity::exclude_current_cpu(tid);
+        // the steering caller may have moved since (the kernel can migrate it): the
+        // helper lost exactly one CPU, or, with a single CPU to run on, none
+        let after = mask(tid);
+        // SAFETY: as above.
+        let left = unsafe { libc::CPU_COUNT(&after) };
+        if cpus > 1 {
+            assert!(steered);
+            assert_eq!(left, cpus - 1);
+        } else {
+            assert!(!steered);
+            assert_eq!(left, cpus);
+        }
+        go_tx.send(()).unwrap();
+        let restored = helper.join().unwrap();
+        // SAFETY: as above.
+        assert!(unsafe { libc::CPU_EQUAL(&restored, &before) });
     }
 }
