@@ -88,3 +88,36 @@ def test_ops_after_fork_complete_in_the_child():
         time.sleep(0.01)
     os.kill(pid, 9)
     raise AssertionError("a parallel op hung in a forked child")
+
+
+def test_a_forked_child_leaves_the_parents_helpers_where_they_were():
+    # A long op wakes napping helpers after taking its caller's CPU out of their
+    # affinity. In a forked child the helpers' thread ids name the parent's threads:
+    # the child must not steer them (the parent's helpers would stay pinned).
+    import os
+    import sys
+    import time
+
+    if not hasattr(os, "fork") or sys.platform == "darwin" or len(os.sched_getaffinity(0)) < 2:
+        import pytest
+
+        pytest.skip("needs fork and two CPUs (Linux)")
+    n = 4_000_000  # long enough to wake napping helpers
+    x = lt.constant(np.arange(n, dtype=np.float32) % 7)
+    want = float((np.arange(n, dtype=np.float64) % 7).sum())
+    assert float(lt.math.reduce_sum(x)) == want
+    time.sleep(0.01)  # past the helpers' spin: napping when the child is forked
+    allowed = os.sched_getaffinity(0)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        code = 1
+        try:
+            ok = all(float(lt.math.reduce_sum(x + 0.0)) == want for _ in range(3))
+            code = 0 if ok else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    for tid in os.listdir("/proc/self/task"):
+        assert os.sched_getaffinity(int(tid)) == allowed, f"thread {tid} was steered from the child"
+

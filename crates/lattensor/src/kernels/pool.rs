@@ -116,6 +116,9 @@ struct Pool {
     /// Regions begun, parallel or not: helpers stay awake while they come.
     regions: AtomicUsize,
     spin: Duration,
+    /// The process that started the helpers: in a forked child they do not
+    /// exist, and their thread ids name the parent's threads.
+    pid: u32,
 }
 
 /// The number of threads a region may use, the caller's included (at least 1).
@@ -156,6 +159,7 @@ fn pool() -> &'static Pool {
             busy: AtomicBool::new(false),
             regions: AtomicUsize::new(0),
             spin: spin_time(),
+            pid: std::process::id(),
         }));
         for (i, h) in pool.helpers.iter().enumerate() {
             match std::thread::Builder::new().name(format!("lattensor-{}", i + 1)).spawn(move || helper_main(pool, i)) {
@@ -260,15 +264,17 @@ fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
 /// thread's speed), 1.3–1.4 ms steered. The helper restores its own affinity
 /// as soon as it claims the region (or when it next naps, if it came too late).
 ///
-/// False when the helper has not started yet (it is then awake anyway). A
+/// False when the helper has not started yet (it is then awake anyway), or in
+/// a forked child (which has no helpers: steering would move the parent's). A
 /// failed affinity call leaves the flag set: the restore it asks for is harmless.
-fn steer(h: &Helper) -> bool {
+fn steer(pool: &Pool, h: &Helper) -> bool {
     let tid = h.tid.load(Ordering::Relaxed);
-    if tid != 0 {
-        h.steered.store(true, Ordering::Relaxed);
-        affinity::exclude_current_cpu(tid);
+    if tid == 0 || std::process::id() != pool.pid {
+        return false;
     }
-    tid != 0
+    h.steered.store(true, Ordering::Relaxed);
+    affinity::exclude_current_cpu(tid);
+    true
 }
 
 /// Thread affinity, on Linux (elsewhere nothing is steered).
@@ -386,7 +392,7 @@ pub(crate) fn run(n: usize, wake: bool, f: &(dyn Fn(usize) + Sync)) {
         // steered before the offer is published, so that the helper which claims it
         // sees its `steered` flag
         let asleep = || h.napping.load(Ordering::SeqCst) || h.parked.load(Ordering::SeqCst);
-        let steered = wake && asleep() && steer(h);
+        let steered = wake && asleep() && steer(pool, h);
         h.slot.store(addr, Ordering::SeqCst);
         if (steered || h.parked.load(Ordering::SeqCst))
             && let Some(t) = h.thread.get()
