@@ -55,58 +55,24 @@ def test_variable_updates_are_atomic():
     assert int(v.numpy()) == 4000
 
 
-def test_ops_after_fork_complete_in_the_child():
-    # The parent's pool helpers do not exist in a forked child: a parallel op
-    # there must run on the child's one thread, not wait for them (rayon hangs).
+def _sum_in_a_forked_child(pause_s):
+    """Sums 4M f32 (long enough to split and to wake napping helpers) in the
+    parent, idles `pause_s`, forks, and sums again three times in the child.
+    Returns the parent's CPUs as they were at the fork; fails if the child's
+    sums are wrong or it hangs (60 s)."""
     import os
     import sys
+    import time
 
     if not hasattr(os, "fork") or sys.platform == "darwin":
         import pytest
 
         pytest.skip("needs fork (Linux)")
-    n = 4_000_000  # above the parallel threshold: the region offers work to helpers
+    n = 4_000_000
     x = lt.constant(np.arange(n, dtype=np.float32) % 7)
     want = float((np.arange(n, dtype=np.float64) % 7).sum())
-    assert float(lt.math.reduce_sum(x)) == want  # the parent's pool is up and its helpers spin
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        code = 1
-        try:
-            ok = all(float(lt.math.reduce_sum(x + 0.0)) == want for _ in range(3))
-            code = 0 if ok else 2
-        finally:
-            os._exit(code)
-    import time
-
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
-            return
-        time.sleep(0.01)
-    os.kill(pid, 9)
-    raise AssertionError("a parallel op hung in a forked child")
-
-
-def test_a_forked_child_leaves_the_parents_helpers_where_they_were():
-    # A long op wakes napping helpers after taking its caller's CPU out of their
-    # affinity. In a forked child the helpers' thread ids name the parent's threads:
-    # the child must not steer them (the parent's helpers would stay pinned).
-    import os
-    import sys
-    import time
-
-    if not hasattr(os, "fork") or sys.platform == "darwin" or len(os.sched_getaffinity(0)) < 2:
-        import pytest
-
-        pytest.skip("needs fork and two CPUs (Linux)")
-    n = 4_000_000  # long enough to wake napping helpers
-    x = lt.constant(np.arange(n, dtype=np.float32) % 7)
-    want = float((np.arange(n, dtype=np.float64) % 7).sum())
-    assert float(lt.math.reduce_sum(x)) == want
-    time.sleep(0.01)  # past the helpers' spin: napping when the child is forked
+    assert float(lt.math.reduce_sum(x)) == want  # the parent's pool is up
+    time.sleep(pause_s)
     allowed = os.sched_getaffinity(0)
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
@@ -116,8 +82,31 @@ def test_a_forked_child_leaves_the_parents_helpers_where_they_were():
             code = 0 if ok else 2
         finally:
             os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+            return allowed
+        time.sleep(0.01)
+    os.kill(pid, 9)
+    raise AssertionError("a parallel op hung in a forked child")
+
+
+def test_ops_after_fork_complete_in_the_child():
+    # The parent's pool helpers do not exist in a forked child: a parallel op
+    # there must run on the child's one thread, not wait for them (rayon hangs).
+    # Forked at once, while the parent's helpers spin.
+    _sum_in_a_forked_child(0.0)
+
+
+def test_a_forked_child_leaves_the_parents_helpers_where_they_were():
+    # A long op wakes napping helpers after taking its caller's CPU out of their
+    # affinity. In a forked child the helpers' thread ids name the parent's threads:
+    # the child must not steer them (the parent's helpers would stay pinned).
+    # Forked 10 ms after the parent's op: past the helpers' spin, napping.
+    import os
+
+    allowed = _sum_in_a_forked_child(0.01)
     for tid in os.listdir("/proc/self/task"):
         assert os.sched_getaffinity(int(tid)) == allowed, f"thread {tid} was steered from the child"
-
