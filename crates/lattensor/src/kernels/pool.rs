@@ -282,8 +282,9 @@ mod affinity {
     /// The calling thread's kernel id.
     #[cfg(target_os = "linux")]
     pub(super) fn thread_id() -> i32 {
-        // SAFETY: gettid has no preconditions.
-        unsafe { libc::gettid() }
+        // the raw system call: glibc has had a gettid wrapper only since 2.30
+        // SAFETY: gettid takes no arguments and cannot fail.
+        unsafe { libc::syscall(libc::SYS_gettid) as i32 }
     }
 
     /// Takes the calling CPU out of thread `tid`'s affinity; false when that
