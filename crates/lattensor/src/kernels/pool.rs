@@ -110,6 +110,15 @@ struct Helper {
     thread: OnceLock<Thread>,
 }
 
+impl Helper {
+    /// Called by the helper itself: its own affinity back, if a caller steered it.
+    fn unsteer(&self, own: &affinity::Saved) {
+        if self.steered.swap(false, Ordering::Relaxed) {
+            own.restore();
+        }
+    }
+}
+
 struct Pool {
     helpers: Box<[Helper]>,
     busy: AtomicBool,
@@ -181,12 +190,9 @@ fn helper_main(pool: &'static Pool, me: usize) {
     loop {
         let offer = wait_for_offer(pool, h, &own);
         if h.slot.compare_exchange(offer, CLAIMED, Ordering::Acquire, Ordering::Relaxed).is_ok() {
-            if h.steered.swap(false, Ordering::Relaxed) {
-                // Running now, beside the caller: free again, lest a scheduler that
-                // packs threads move the caller onto this CPU, where this one could
-                // not leave it.
-                own.restore();
-            }
+            // Running now, beside the caller: free again, lest a scheduler that packs
+            // threads move the caller onto this CPU, where this one could not leave it.
+            h.unsteer(&own);
             // SAFETY: `offer` is the address of the caller's `Job`, and the caller
             // does not return from `run` (ending the job's lifetime) while this
             // slot says CLAIMED: it waits for the EMPTY stored below, which
@@ -230,9 +236,7 @@ fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
         if !polls.is_multiple_of(128) || since.elapsed() < pool.spin {
             std::hint::spin_loop();
         } else if since.elapsed() < DEEP_SLEEP {
-            if h.steered.swap(false, Ordering::Relaxed) {
-                own.restore();
-            }
+            h.unsteer(own);
             h.napping.store(true, Ordering::SeqCst);
             if h.slot.load(Ordering::SeqCst) <= CLAIMED {
                 std::thread::park_timeout(nap);
@@ -243,9 +247,7 @@ fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
             // Announce the deep sleep, then look again: a caller stores its offer
             // before it reads `parked` (both SeqCst), so either this load sees the
             // offer or the caller sees the flag and unparks (a token `park` keeps).
-            if h.steered.swap(false, Ordering::Relaxed) {
-                own.restore();
-            }
+            h.unsteer(own);
             h.parked.store(true, Ordering::SeqCst);
             while h.slot.load(Ordering::SeqCst) <= CLAIMED {
                 std::thread::park();
