@@ -27,6 +27,7 @@ import json
 import math
 import os
 import platform
+import random
 import re
 import statistics
 import subprocess
@@ -591,8 +592,8 @@ def measure(w: Workload, servers):
                     f()
                 per = (time.perf_counter() - t0) / k
             fma1, bw1 = canaries(probe_srv)
-            # (per-call seconds, worse FMA canary in ns, lower read canary in GB/s)
-            p.times.append((per, max(fma0, fma1), min(bw0, bw1)))
+            # (per-call seconds, worse FMA canary in ns, lower read canary in GB/s, round)
+            p.times.append((per, max(fma0, fma1), min(bw0, bw1), rnd))
             blocks += 1
     return peers, blocks
 
@@ -607,6 +608,8 @@ def summarise(w, peers, threads):
             rows.append(dict(peer=p.name, error=p.error, lattensor=p.lattensor, reference=p.reference))
             continue
         clean = [t[0] for t in p.times if t[1] <= 1.5 * best_fma]
+        # clean blocks by round, for ratios paired within a round (see `paired`)
+        by_round = {t[3]: t[0] for t in p.times if t[1] <= 1.5 * best_fma}
         noisy = len(clean) < 3
         ts = clean if not noisy else [t[0] for t in p.times]
         med = statistics.median(ts)
@@ -616,12 +619,27 @@ def summarise(w, peers, threads):
         rows.append(dict(peer=p.name, median=med, min=min(ts), max=max(ts), rate=rate,
                          pct=(100 * rate / limit if rate and limit else None), dtype=p.dtype,
                          note=p.note + (" NOISY (<3 clean blocks)" if noisy else ""), lattensor=p.lattensor,
-                         reference=p.reference,
+                         reference=p.reference, rounds=by_round,
                          clean=len(clean), blocks=len(p.times), fast=fast))
     ok = [r for r in rows if "median" in r]
     ok.sort(key=lambda r: r["median"])
     return dict(id=w.id, title=w.title, unit=w.unit, limit=limit, limit_name=lim[2] if lim else "",
                 rows=ok + [r for r in rows if "median" not in r])
+
+
+def paired(lat, peer):
+    """The peer's time over lattensor's in each round both ran a clean block in
+    (their blocks minutes apart at most, so the host's slow drifts cancel): the
+    median ratio, a 95% bootstrap interval for it, and in how many rounds
+    lattensor was faster. An interval that straddles 1.00x is a tie."""
+    common = sorted(set(lat.get("rounds", {})) & set(peer.get("rounds", {})))
+    ratios = [peer["rounds"][k] / lat["rounds"][k] for k in common]
+    if len(ratios) < 3:
+        return "-"
+    rng = random.Random(0)
+    boots = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
+    return (f"{statistics.median(ratios):.2f}x [{boots[50]:.2f}–{boots[1949]:.2f}] "
+            f"{sum(r > 1 for r in ratios)}/{len(ratios)}")
 
 
 def framework(name):
@@ -642,11 +660,13 @@ def render(results, threads, header):
     fws = ["numpy", "opt_einsum", "jax", "tf", "torch"]
     out.append("ratio = peer median / lattensor median (> 1: lattensor is faster); "
                "'% of host limit': lattensor's rate against the hand-written STREAM kernel on the same "
-               "bytes in the same run; '% of Zen 4 limit': against the task's measured limits")
+               "bytes in the same run; '% of Zen 4 limit': against the task's measured limits; "
+               "'paired vs best': the best peer's time over lattensor's round by round, median "
+               "[95% bootstrap interval] and the rounds lattensor won")
     out.append("")
     out.append("| workload | lattensor | rate | % of host limit | % of Zen 4 limit | best peer | best peer median | vs best | "
-               + " | ".join(f"vs {f}" for f in fws) + " |")
-    out.append("|---" * (8 + len(fws)) + "|")
+               "paired vs best | " + " | ".join(f"vs {f}" for f in fws) + " |")
+    out.append("|---" * (9 + len(fws)) + "|")
     for res in results:
         rows = [r for r in res["rows"] if "median" in r]
         lat = next((r for r in rows if r["peer"] == main), None)
@@ -663,7 +683,8 @@ def render(results, threads, header):
             fr = [r for r in peers if framework(r["peer"]) == f]
             cells.append(f"{min(r['median'] for r in fr) / lat['median']:.2f}x" if fr else "-")
         out.append(f"| {res['id']} | {fmt_t(lat['median'])} | {rate} | {host_pct} | {pct} | "
-                   + (f"{best['peer']} | {fmt_t(best['median'])} | {best['median'] / lat['median']:.2f}x | " if best else "- | - | - | ")
+                   + (f"{best['peer']} | {fmt_t(best['median'])} | {best['median'] / lat['median']:.2f}x | "
+                      f"{paired(lat, best)} | " if best else "- | - | - | - | ")
                    + " | ".join(cells) + " |")
     out.append("")
     for res in results:
