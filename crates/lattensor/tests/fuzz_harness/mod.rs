@@ -54,8 +54,17 @@ fn wild_isize(u: &mut Unstructured) -> AResult<isize> {
 }
 
 /// A tensor of `shape` and `dtype` filled from the input (zeros when it runs out).
-fn filled(u: &mut Unstructured, shape: &[usize], dtype: DType) -> Tensor {
-    let n: usize = shape.iter().product::<usize>() * dtype.size();
+///
+/// A shape of more than [`FUZZ_MAX_TENSOR_BYTES`] ends the case: the library
+/// would rightly refuse to build it (`ResourceExhausted`), and the harness
+/// would first allocate its bytes. (An einsum term of many labels can ask for
+/// hundreds of MB; the limit itself is tested in `tests/resource_limits.rs`.)
+fn filled(u: &mut Unstructured, shape: &[usize], dtype: DType) -> AResult<Tensor> {
+    let n = shape
+        .iter()
+        .try_fold(dtype.size(), |bytes, &d| bytes.checked_mul(d))
+        .filter(|&n| n as u64 <= FUZZ_MAX_TENSOR_BYTES)
+        .ok_or(arbitrary::Error::IncorrectFormat)?;
     let mut bytes = vec![0u8; n];
     let avail = u.len().min(n);
     if let Ok(src) = u.bytes(avail) {
@@ -64,7 +73,7 @@ fn filled(u: &mut Unstructured, shape: &[usize], dtype: DType) -> Tensor {
     if dtype == DType::Bool {
         bytes.iter_mut().for_each(|b| *b &= 1);
     }
-    Tensor::from_bytes(&bytes, shape, dtype).expect("from_bytes of a matching buffer")
+    Ok(Tensor::from_bytes(&bytes, shape, dtype).expect("from_bytes of a matching buffer within the limit"))
 }
 
 /// Optionally replaces `t` by a view with the same shape but other strides:
@@ -203,7 +212,7 @@ fn einsum_inner(u: &mut Unstructured) -> AResult<()> {
     let mut operands = Vec::with_capacity(count);
     for shape in &shapes {
         let d = dtype(u)?;
-        let t = filled(u, shape, d);
+        let t = filled(u, shape, d)?;
         operands.push(restride(u, t)?);
     }
     let refs: Vec<&Tensor> = operands.iter().collect();
@@ -258,7 +267,7 @@ fn bitcast_inner(u: &mut Unstructured) -> AResult<()> {
         // often give a widening bitcast the last dimension it needs
         shape.push(to.size() / from.size());
     }
-    let t = filled(u, &shape, from);
+    let t = filled(u, &shape, from)?;
     let t = restride(u, t)?;
     let r = lattensor::bitcast(&t, to);
     answered(&r);
@@ -599,7 +608,7 @@ fn cast_inner(u: &mut Unstructured) -> AResult<()> {
         1 => {
             let (from, to) = (dtype(u)?, dtype(u)?);
             let shape = small_shape(u, 3, 4)?;
-            let t = filled(u, &shape, from);
+            let t = filled(u, &shape, from)?;
             let t = restride(u, t)?;
             let c = lattensor::cast(&t, to).expect("small cast");
             assert_eq!((c.dtype(), c.shape(), c.is_weak()), (to, t.shape(), false));
