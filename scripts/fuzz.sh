@@ -38,9 +38,11 @@ for t in "${targets[@]}"; do
     -print_final_stats=1 >"$log" 2>&1 || true
   # fork mode reports "#<executions>: cov: … crash: n" lines; show the last one
   grep -E "^#[0-9]+" "$log" | tail -1 || true
-  if ls "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* >/dev/null 2>&1; then
+  # (not `ls crash-* timeout-* oom-*`: it fails when any one pattern matches nothing)
+  bad=$(find "artifacts/$t" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \))
+  if [ -n "$bad" ]; then
     echo "!! $t: failing inputs:" >&2
-    ls "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* 2>/dev/null >&2 || true
+    echo "$bad" >&2
     failed=1
   fi
 done
