@@ -607,9 +607,9 @@ def summarise(w, peers, threads):
         if p.error:
             rows.append(dict(peer=p.name, error=p.error, lattensor=p.lattensor, reference=p.reference))
             continue
-        clean = [t[0] for t in p.times if t[1] <= 1.5 * best_fma]
-        # clean blocks by round, for ratios paired within a round (see `paired`)
+        # clean blocks by round (a peer runs one block a round), for ratios paired within a round
         by_round = {t[3]: t[0] for t in p.times if t[1] <= 1.5 * best_fma}
+        clean = list(by_round.values())
         noisy = len(clean) < 3
         ts = clean if not noisy else [t[0] for t in p.times]
         med = statistics.median(ts)
