@@ -915,11 +915,13 @@ mod avx512 {
     /// cost what three FMAs do), so the loop is bound by their count and by how
     /// much independent work the scheduler sees: the plain loop left it waiting
     /// on each block's chain (load, widen, reduce, six dependent FMAs, narrow).
-    /// On the Zen 4 host (session 37), one thread, ns per value, three runs:
-    /// 2048 values (L1) plain 0.458–0.469, ring of two 0.414–0.442, three
-    /// 0.398–0.423, four 0.375–0.393, six 0.420–0.449; 16384 values (L2) plain
-    /// 0.51–0.52, ring of four 0.39–0.40. All 2³² inputs give the same bits as the
-    /// plain loop (the same operations on each lane).
+    /// On the Zen 4 host (session 37), one thread, the loop alone in a scratch
+    /// probe, ns per value, three runs: 2048 values (L1) plain 0.458–0.469, ring
+    /// of two 0.414–0.442, three 0.398–0.423, four 0.375–0.393, six 0.420–0.449.
+    /// Through `profile_workload exp:f32:16384` (L2, the op's overhead included),
+    /// builds before and after alternated, medians 7.5 → 6.4 µs in each of three
+    /// rounds; P6 (10M, two threads) 2.26–2.28 → 1.94 ms. All 2³² inputs give the
+    /// same bits as the plain loop (the same operations on each lane).
     ///
     /// `STREAM`: the results go out by streaming stores (`vmovntps`), whole
     /// 64-byte lines (16 values) per pair of stores, once `dst` is 64-byte
