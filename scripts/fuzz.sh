@@ -18,7 +18,7 @@ seconds="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(einsum bitcast views npy cast)
+  targets=(einsum bitcast views npy cast ops)
 fi
 export RUSTC_BOOTSTRAP=1
 

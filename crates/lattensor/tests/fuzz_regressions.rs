@@ -48,3 +48,8 @@ fn npy_inputs() {
 fn cast_inputs() {
     replay("cast", fuzz_harness::cast);
 }
+
+#[test]
+fn ops_inputs() {
+    replay("ops", fuzz_harness::ops);
+}

@@ -425,12 +425,14 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
 }
 
 /// The `n`-th discrete difference along `axis` (`tnp.diff`): `a[1:] - a[:-1]`, `n` times
-/// (`!=` for bool). Integers wrap. `n = 0` returns the input.
+/// (`!=` for bool). Integers wrap. `n = 0` returns the input; `n` at least the axis
+/// length gives an empty axis, as in NumPy.
 ///
 /// ```
 /// let d = lattensor::numpy::diff(vec![1, 4, 9, 16], 1, -1).unwrap();
 /// assert_eq!(d.to_vec::<i32>().unwrap(), vec![3, 5, 7]);
 /// assert_eq!(lattensor::numpy::diff(vec![1, 4, 9, 16], 2, -1).unwrap().to_vec::<i32>().unwrap(), vec![2, 2]);
+/// assert_eq!(lattensor::numpy::diff(vec![1, 4, 9, 16], usize::MAX, -1).unwrap().shape(), &[0]);
 /// ```
 ///
 /// # Errors
@@ -439,7 +441,9 @@ pub fn diff(a: impl Into<Value>, n: usize, axis: isize) -> Result<Tensor> {
     let mut a = to_tensor(a)?;
     need_rank("diff", &a, 1)?;
     let ax = normalize_axis(axis, a.rank(), "diff")?;
-    for _ in 0..n {
+    // each difference shortens the axis by one; once it is empty, further ones change
+    // nothing (not the dtype either), so a huge `n` must not loop `n` times
+    for _ in 0..n.min(a.shape()[ax]) {
         let mut hi = vec![SliceArg::FULL; ax + 1];
         let mut lo = hi.clone();
         hi[ax] = SliceArg::stepped(Some(1), None, 1);
@@ -674,6 +678,20 @@ mod tests {
         let u = Tensor::from_vec(vec![5u8, 3], &[2]).unwrap();
         assert_eq!(diff(&u, 1, 0).unwrap().to_vec::<u8>().unwrap(), vec![254]);
         assert!(diff(Tensor::scalar(1i32), 1, 0).is_err());
+    }
+
+    #[test]
+    fn diff_more_times_than_the_axis_is_long_is_empty_and_quick() {
+        // np.diff(np.ones((2, 3), np.int16), n=5) has shape (2, 0) and dtype int16; a fuzzed
+        // n of 2⁴⁰ used to loop 2⁴⁰ times
+        let a = Tensor::from_vec(vec![1i16; 6], &[2, 3]).unwrap();
+        for n in [3, 4, 5, 1 << 40, usize::MAX] {
+            let d = diff(&a, n, 1).unwrap();
+            assert_eq!((d.shape(), d.dtype()), (&[2usize, 0][..], crate::DType::I16), "n = {n}");
+        }
+        let b = Tensor::from_vec(vec![true, false], &[2]).unwrap();
+        let d = diff(&b, usize::MAX, 0).unwrap();
+        assert_eq!((d.shape(), d.dtype()), (&[0usize][..], crate::DType::Bool));
     }
 
     fn values(parts: &[Tensor]) -> Vec<Vec<i32>> {

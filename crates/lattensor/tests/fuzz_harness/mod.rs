@@ -10,8 +10,10 @@
 
 use arbitrary::{Result as AResult, Unstructured};
 use lattensor::einsum::{Front, PathOptions, Strategy};
+use lattensor::numpy as tnp;
+use lattensor::ops::Axes;
 use lattensor::promote::{PromotionMode, with_mode};
-use lattensor::{DType, Error, Scalar, SliceArg, Tensor};
+use lattensor::{DType, Error, Operand, Scalar, SliceArg, Tensor};
 
 /// The per-tensor limit the harnesses run under: large enough for every
 /// small case, small enough that a result the limit lets through cannot
@@ -647,6 +649,342 @@ fn cast_inner(u: &mut Unstructured) -> AResult<()> {
             answered(&lattensor::ones(&shape, d));
             let m2 = if u.arbitrary()? { Some(wild_usize(u)?) } else { None };
             answered(&lattensor::eye(wild_usize(u)?, m2, d));
+        }
+    }
+    Ok(())
+}
+
+// ---- ops -------------------------------------------------------------------------
+
+/// The element-wise unary ops of `lattensor::ops` and friends (every real and
+/// complex dtype, refusals included).
+const UNARY: &[fn(&Tensor) -> lattensor::Result<Tensor>] = {
+    use lattensor::ops::{self, nn, special};
+    &[
+        ops::abs,
+        ops::acos,
+        ops::acosh,
+        ops::angle,
+        ops::asin,
+        ops::asinh,
+        ops::atan,
+        ops::atanh,
+        ops::ceil,
+        ops::conj,
+        ops::cos,
+        ops::cosh,
+        ops::digamma,
+        ops::erf,
+        ops::erfc,
+        ops::erfcinv,
+        ops::erfinv,
+        ops::exp,
+        ops::expm1,
+        ops::floor,
+        ops::imag,
+        ops::lgamma,
+        ops::log1p,
+        ops::log_sigmoid,
+        ops::log,
+        ops::ndtri,
+        ops::negative,
+        ops::real,
+        ops::reciprocal_no_nan,
+        ops::reciprocal,
+        ops::rint,
+        ops::round,
+        ops::rsqrt,
+        ops::sigmoid,
+        ops::sign,
+        ops::sin,
+        ops::sinh,
+        ops::softplus,
+        ops::sqrt,
+        ops::square,
+        ops::tan,
+        ops::tanh,
+        ops::invert,
+        ops::is_nan,
+        ops::is_inf,
+        ops::is_finite,
+        ops::logical_not,
+        nn::elu,
+        nn::relu,
+        nn::relu6,
+        nn::selu,
+        nn::softsign,
+        special::bessel_i0,
+        special::bessel_i0e,
+        special::bessel_i1,
+        special::bessel_i1e,
+        special::bessel_j0,
+        special::bessel_j1,
+        special::bessel_k0,
+        special::bessel_k0e,
+        special::bessel_k1,
+        special::bessel_k1e,
+        special::bessel_y0,
+        special::bessel_y1,
+        special::dawsn,
+        special::expint,
+        special::fresnel_cos,
+        special::fresnel_sin,
+        special::spence,
+    ]
+};
+
+/// Ops of one tensor whose result has another shape.
+const SHAPED: &[fn(&Tensor) -> lattensor::Result<Tensor>] = {
+    use lattensor::ops::linalg;
+    &[linalg::diag, linalg::diag_part, linalg::tensor_diag_part, linalg::trace]
+};
+
+type Binary = for<'a> fn(Operand<'a>, Operand<'a>) -> lattensor::Result<Tensor>;
+
+/// The promoting binary ops (element-wise, broadcasting).
+const BINARY: &[Binary] = {
+    use lattensor::ops;
+    &[
+        |a, b| ops::add(a, b),
+        |a, b| ops::subtract(a, b),
+        |a, b| ops::multiply(a, b),
+        |a, b| ops::divide(a, b),
+        |a, b| ops::divide_no_nan(a, b),
+        |a, b| ops::multiply_no_nan(a, b),
+        |a, b| ops::floordiv(a, b),
+        |a, b| ops::floormod(a, b),
+        |a, b| ops::pow(a, b),
+        |a, b| ops::realdiv(a, b),
+        |a, b| ops::truncatediv(a, b),
+        |a, b| ops::truncatemod(a, b),
+        |a, b| ops::maximum(a, b),
+        |a, b| ops::minimum(a, b),
+        |a, b| ops::equal(a, b),
+        |a, b| ops::not_equal(a, b),
+        |a, b| ops::less(a, b),
+        |a, b| ops::less_equal(a, b),
+        |a, b| ops::greater(a, b),
+        |a, b| ops::greater_equal(a, b),
+        |a, b| ops::atan2(a, b),
+        |a, b| ops::hypot(a, b),
+        |a, b| ops::heaviside(a, b),
+        |a, b| ops::logical_and(a, b),
+        |a, b| ops::logical_or(a, b),
+        |a, b| ops::logical_xor(a, b),
+        |a, b| ops::bitwise_and(a, b),
+        |a, b| ops::bitwise_or(a, b),
+        |a, b| ops::bitwise_xor(a, b),
+        |a, b| ops::left_shift(a, b),
+        |a, b| ops::right_shift(a, b),
+    ]
+};
+
+type Reduction = fn(&Tensor, Axes, bool) -> lattensor::Result<Tensor>;
+
+const REDUCTIONS: &[Reduction] = {
+    use lattensor::ops;
+    &[
+        |x, a, k| ops::reduce_sum(x, a, k),
+        |x, a, k| ops::reduce_mean(x, a, k),
+        |x, a, k| ops::reduce_prod(x, a, k),
+        |x, a, k| ops::reduce_max(x, a, k),
+        |x, a, k| ops::reduce_min(x, a, k),
+        |x, a, k| ops::reduce_variance(x, a, k),
+        |x, a, k| ops::reduce_std(x, a, k),
+        |x, a, k| ops::reduce_logsumexp(x, a, k),
+        |x, a, k| ops::reduce_euclidean_norm(x, a, k),
+        |x, a, k| tnp::amax(x, a, k),
+        |x, a, k| tnp::amin(x, a, k),
+        |x, a, k| tnp::sum(x, a, None, k),
+        |x, a, k| tnp::prod(x, a, None, k),
+        |x, a, k| tnp::mean(x, a, None, k),
+        |x, a, k| tnp::nanmean(x, a, None, k),
+        |x, a, k| tnp::std(x, a, 1, k),
+        |x, a, k| tnp::var(x, a, None, 0, k),
+    ]
+};
+
+/// A small tensor of any dtype and stride pattern, now and then a weak rank-0
+/// one made from a literal.
+fn tensor(u: &mut Unstructured) -> AResult<Tensor> {
+    if u.ratio(1, 8)? {
+        if let Ok(t) = lattensor::constant(scalar(u)?) {
+            return Ok(t);
+        }
+    }
+    let d = dtype(u)?;
+    let shape = small_shape(u, 4, 4)?;
+    let t = filled(u, &shape, d)?;
+    restride(u, t)
+}
+
+/// A tensor or a literal, as binary ops take them.
+fn operand<'a>(u: &mut Unstructured, t: &'a Tensor) -> AResult<Operand<'a>> {
+    Ok(if u.ratio(1, 5)? { Operand::Scalar(scalar(u)?) } else { Operand::Tensor(t) })
+}
+
+/// Reduction axes: all, or up to three, usually in range, sometimes wild or repeated.
+fn axes(u: &mut Unstructured) -> AResult<Axes> {
+    Ok(if u.ratio(1, 4)? {
+        Axes::All
+    } else {
+        Axes::Some((0..u.int_in_range(0..=3)?).map(|_| wild_isize(u)).collect::<AResult<_>>()?)
+    })
+}
+
+fn isizes(u: &mut Unstructured, max_len: usize) -> AResult<Vec<isize>> {
+    (0..u.int_in_range(0..=max_len)?).map(|_| wild_isize(u)).collect()
+}
+
+fn usizes(u: &mut Unstructured, max_len: usize) -> AResult<Vec<usize>> {
+    (0..u.int_in_range(0..=max_len)?).map(|_| wild_usize(u)).collect()
+}
+
+fn opt_dtype(u: &mut Unstructured) -> AResult<Option<DType>> {
+    Ok(if u.arbitrary()? { Some(dtype(u)?) } else { None })
+}
+
+/// Drives the op library: element-wise unary and binary ops, reductions, and the
+/// ops with integer arguments (axes, offsets, counts, block and patch sizes) where
+/// the argument checks live, on every dtype and stride pattern, under every
+/// promotion mode. Every call must answer; results are checked where the shape
+/// or dtype follows from the inputs alone.
+pub fn ops(data: &[u8]) {
+    init();
+    let _ = ops_inner(&mut Unstructured::new(data));
+}
+
+fn ops_inner(u: &mut Unstructured) -> AResult<()> {
+    use lattensor::ops::{linalg, nn};
+    let m = mode(u)?;
+    let x = tensor(u)?;
+    match u.int_in_range(0u8..=9)? {
+        0 => {
+            let f = UNARY[u.choose_index(UNARY.len())?];
+            let r = with_mode(m, || f(&x));
+            answered(&r);
+            if let Ok(y) = &r {
+                assert_eq!(y.shape(), x.shape(), "an element-wise op changed the shape");
+            }
+            answered(&with_mode(m, || SHAPED[u.choose_index(SHAPED.len()).unwrap_or(0)](&x)));
+        }
+        1 => {
+            let y = tensor(u)?;
+            let f = BINARY[u.choose_index(BINARY.len())?];
+            let (a, b) = (operand(u, &x)?, operand(u, &y)?);
+            let shapes = lattensor::broadcast_shapes(a.shape(), b.shape(), "fuzz").ok();
+            let r = with_mode(m, || f(a, b));
+            answered(&r);
+            if let Ok(z) = &r {
+                assert_eq!(Some(z.shape()), shapes.as_deref(), "a binary op's shape is not the broadcast shape");
+            }
+        }
+        2 => {
+            let f = REDUCTIONS[u.choose_index(REDUCTIONS.len())?];
+            let (a, keep) = (axes(u)?, u.arbitrary()?);
+            let r = with_mode(m, || f(&x, a.clone(), keep));
+            answered(&r);
+            if let (Ok(y), true) = (&r, keep) {
+                assert_eq!(y.rank(), x.rank(), "keepdims kept the rank: {a:?}");
+            }
+            let d = DType::ALL[u.choose_index(DType::ALL.len())?];
+            answered(&lattensor::ops::argmax(&x, wild_isize(u)?, d));
+            answered(&lattensor::ops::argmin(&x, wild_isize(u)?, d));
+            answered(&tnp::cumsum(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, opt_dtype(u)?));
+            answered(&tnp::cumprod(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, opt_dtype(u)?));
+            answered(&tnp::average(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, None));
+        }
+        3 => {
+            let k = wild_isize(u)?;
+            let (a1, a2) = (wild_isize(u)?, wild_isize(u)?);
+            answered(&tnp::diagonal(&x, k, a1, a2));
+            answered(&tnp::trace(&x, k, a1, a2, opt_dtype(u)?));
+            answered(&tnp::diag(&x, k));
+            answered(&tnp::diagflat(&x, k));
+            answered(&tnp::triu(&x, k));
+            answered(&tnp::swapaxes(&x, a1, a2));
+            answered(&tnp::rot90(&x, u.arbitrary()?, (a1, a2)));
+            answered(&tnp::diff(&x, wild_usize(u)?, a1));
+            let n = if u.arbitrary()? { Some(wild_usize(u)?) } else { None };
+            answered(&tnp::vander(&x, n, u.arbitrary()?));
+            answered(&tnp::sort(&x, if u.arbitrary()? { Some(a1) } else { None }));
+        }
+        4 => {
+            let shape = isizes(u, 5)?;
+            answered(&lattensor::reshape(&x, &shape));
+            answered(&tnp::reshape(&x, &shape));
+            answered(&lattensor::squeeze(&x, &isizes(u, 3)?));
+            answered(&lattensor::expand_dims(&x, wild_isize(u)?));
+            let perm: Vec<usize> = usizes(u, 5)?;
+            answered(&lattensor::transpose(&x, Some(&perm), u.arbitrary()?));
+            answered(&tnp::transpose(&x, Some(&isizes(u, 5)?)));
+            answered(&tnp::moveaxis(&x, Axes::Some(isizes(u, 3)?), Axes::Some(isizes(u, 3)?)));
+            answered(&tnp::flip(&x, axes(u)?));
+            answered(&tnp::squeeze(&x, axes(u)?));
+        }
+        5 => {
+            let repeats = usizes(u, 4)?;
+            let axis = if u.arbitrary()? { Some(wild_isize(u)?) } else { None };
+            answered(&tnp::repeat(&x, &repeats, axis));
+            let count = i64::try_from(wild_isize(u)?).unwrap_or(0);
+            answered(&lattensor::split(&x, lattensor::Splits::Count(count), wild_isize(u)?));
+            let sizes: Vec<i64> = isizes(u, 4)?.into_iter().map(|s| s as i64).collect();
+            answered(&lattensor::split(&x, lattensor::Splits::Sizes(sizes), wild_isize(u)?));
+            let pads: Vec<Vec<i64>> = (0..x.rank())
+                .map(|_| Ok(vec![wild_isize(u)? as i64, wild_isize(u)? as i64]))
+                .collect::<AResult<_>>()?;
+            let mode = [lattensor::PadMode::Constant, lattensor::PadMode::Reflect, lattensor::PadMode::Symmetric]
+                [u.choose_index(3)?];
+            answered(&lattensor::pad(&x, pads, mode, scalar(u)?));
+            answered(&tnp::append(&x, &x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }));
+        }
+        6 => {
+            let y = tensor(u)?;
+            let axis = wild_isize(u)?;
+            answered(&with_mode(m, || lattensor::concat(&[&x, &y], axis)));
+            answered(&with_mode(m, || lattensor::stack(&[&x, &y], axis)));
+            let c = tensor(u)?;
+            answered(&with_mode(m, || lattensor::where_(&c, &x, &y)));
+            let r =
+                with_mode(m, || linalg::matmul(&x, &y, u.arbitrary().unwrap_or(false), u.arbitrary().unwrap_or(false)));
+            answered(&r);
+            answered(&lattensor::gather(&x, &y, axis, wild_isize(u)?));
+        }
+        7 => {
+            let on = tensor(u)?;
+            let off = tensor(u)?;
+            let depth = i64::try_from(wild_isize(u)?).unwrap_or(-1);
+            answered(&lattensor::one_hot(&x, depth, &on, &off, wild_isize(u)?));
+            answered(&lattensor::unique(&x, dtype(u)?));
+            answered(&lattensor::unique_with_counts(&x, dtype(u)?));
+        }
+        8 => {
+            let axis = i32::try_from(wild_isize(u)?).unwrap_or(i32::MIN);
+            answered(&nn::softmax(&x, axis));
+            answered(&nn::log_softmax(&x, axis));
+            let block = wild_usize(u)?;
+            answered(&nn::space_to_depth(&x, block));
+            answered(&nn::depth_to_space(&x, block));
+            let f = f64::from_bits(u.arbitrary()?);
+            answered(&nn::leaky_relu(&x, f));
+            answered(&nn::swish(&x, f));
+            answered(&nn::gelu(&x, u.arbitrary()?));
+            answered(&linalg::matrix_transpose(&x, u.arbitrary()?));
+        }
+        _ => {
+            let (sizes, strides, rates) = (usizes(u, 4)?, usizes(u, 4)?, usizes(u, 4)?);
+            let padding =
+                if u.arbitrary()? { lattensor::image::Padding::Same } else { lattensor::image::Padding::Valid };
+            answered(&lattensor::image::extract_patches(&x, &sizes, &strides, &rates, padding));
+            let delta = tensor(u)?;
+            answered(&with_mode(m, || lattensor::image::adjust_brightness(&x, &delta)));
+            answered(&with_mode(m, || lattensor::image::adjust_gamma(&x, scalar(u).unwrap_or(Scalar::Int(1)), &delta)));
+            let seed = [u.arbitrary()?, u.arbitrary()?];
+            let max_delta = f64::from_bits(u.arbitrary()?);
+            answered(&lattensor::image::stateless_random_brightness(&x, max_delta, seed));
+            answered(&lattensor::image::random_brightness(&x, max_delta, Some(u.arbitrary()?)));
+            answered(&lattensor::image::convert_image_dtype(&x, dtype(u)?, u.arbitrary()?));
+            answered(&lattensor::debugging::check_numerics(&x, "fuzz"));
         }
     }
     Ok(())
