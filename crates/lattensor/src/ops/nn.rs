@@ -233,6 +233,16 @@ fn check_nhwc(op: &str, x: &Tensor, block: usize) -> Result<[usize; 4]> {
     Ok([s[0], s[1], s[2], s[3]])
 }
 
+/// `a · b`, or an error naming `op` and the shape when it does not fit a dimension.
+fn block_product(op: &str, x: &Tensor, block: usize, a: usize, b: usize) -> Result<usize> {
+    a.checked_mul(b).filter(|&p| isize::try_from(p).is_ok()).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "{op}: block_size {block} is too large for the input of shape {:?}; use a block size that divides its dimensions",
+            x.shape()
+        ))
+    })
+}
+
 /// Moves `block × block` spatial blocks into the channel dimension (NHWC):
 /// `[N, H, W, C] → [N, H/b, W/b, b·b·C]`.
 ///
@@ -253,9 +263,12 @@ pub fn space_to_depth(x: &Tensor, block: usize) -> Result<Tensor> {
         )));
     }
     let (hb, wb) = (h / block, w / block);
+    // (an empty input passes the checks above with any block size)
+    let op = "space_to_depth";
+    let depth = block_product(op, x, block, block_product(op, x, block, block, block)?, c)?;
     let s = |v: &[usize]| v.iter().map(|&d| d as isize).collect::<Vec<_>>();
     let t = x.reshape(&s(&[n, hb, block, wb, block, c]))?.transpose(&[0, 1, 3, 2, 4, 5])?;
-    t.reshape(&s(&[n, hb, wb, block * block * c]))
+    t.reshape(&s(&[n, hb, wb, depth]))
 }
 
 /// The inverse of [`space_to_depth`]: `[N, H, W, C] → [N, H·b, W·b, C/(b·b)]`.
@@ -263,16 +276,19 @@ pub fn space_to_depth(x: &Tensor, block: usize) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] unless the input is 4-D with C divisible by `block²`.
 pub fn depth_to_space(x: &Tensor, block: usize) -> Result<Tensor> {
-    let [n, h, w, c] = check_nhwc("depth_to_space", x, block)?;
-    let bb = block * block;
+    let op = "depth_to_space";
+    let [n, h, w, c] = check_nhwc(op, x, block)?;
+    let bb = block_product(op, x, block, block, block)?;
     if c % bb != 0 {
         return Err(Error::InvalidArgument(format!(
             "depth_to_space: depth {c} must be divisible by block_size² = {bb}"
         )));
     }
+    // (an empty input passes the check above with any block size)
+    let (hb, wb) = (block_product(op, x, block, h, block)?, block_product(op, x, block, w, block)?);
     let s = |v: &[usize]| v.iter().map(|&d| d as isize).collect::<Vec<_>>();
     let t = x.reshape(&s(&[n, h, w, block, block, c / bb]))?.transpose(&[0, 1, 3, 2, 4, 5])?;
-    t.reshape(&s(&[n, h * block, w * block, c / bb]))
+    t.reshape(&s(&[n, hb, wb, c / bb]))
 }
 
 #[cfg(test)]
@@ -294,6 +310,26 @@ mod tests {
         let y = leaky_relu(&crate::constant([-5, 3]).unwrap(), 0.2).unwrap();
         assert_eq!((y.dtype(), y.is_weak()), (DType::F32, true));
         assert_eq!(y.to_vec::<f32>().unwrap(), vec![-1.0, 3.0]);
+    }
+
+    #[test]
+    fn huge_block_sizes_are_refused_not_overflowed() {
+        // found by the `ops` fuzz target: block² wrapped (to 0 for 2³², then `c % 0`)
+        let empty = Tensor::zeros(&[1, 0, 0, 0], DType::F32).unwrap();
+        let one = Tensor::zeros(&[1, 2, 2, 4], DType::F32).unwrap();
+        for block in [1usize << 32, 1 << 40, usize::MAX, isize::MAX as usize] {
+            for x in [&empty, &one] {
+                let e = depth_to_space(x, block).unwrap_err();
+                assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+                let e = space_to_depth(x, block).unwrap_err();
+                assert!(matches!(e, Error::InvalidArgument(_)), "{e:?}");
+            }
+        }
+        // an empty input with a block size that fits: the empty result TF gives
+        let y = space_to_depth(&empty, 3).unwrap();
+        assert_eq!(y.shape(), &[1, 0, 0, 0]);
+        let y = depth_to_space(&Tensor::zeros(&[1, 2, 0, 9], DType::F32).unwrap(), 3).unwrap();
+        assert_eq!(y.shape(), &[1, 6, 0, 1]);
     }
 
     #[test]
