@@ -478,19 +478,18 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
         }
     };
     let len = a.shape()[ax];
-    let counts: Vec<usize> = match repeats.len() {
-        1 => vec![repeats[0]; len],
-        n if n == len => repeats.to_vec(),
+    // one count for every element is not spelled out: an empty tensor's axis can be 2⁴⁰ long
+    let count = |i: usize| if repeats.len() == 1 { repeats[0] } else { repeats[i] };
+    let total = match repeats.len() {
+        1 => len.checked_mul(repeats[0]),
+        n if n == len => repeats.iter().try_fold(0usize, |s, &c| s.checked_add(c)),
         n => {
             return Err(Error::InvalidArgument(format!(
                 "repeat: {n} repeat counts for axis {ax} of length {len}; give one count or one per element"
             )));
         }
-    };
-    let total = counts
-        .iter()
-        .try_fold(0usize, |s, &c| s.checked_add(c))
-        .ok_or_else(|| Error::ResourceExhausted("repeat: the total repeat count overflows".into()))?;
+    }
+    .ok_or_else(|| Error::ResourceExhausted("repeat: the total repeat count overflows".into()))?;
     // gather rows of the tensor with `ax` moved first
     let r = a.rank();
     let mut perm = vec![ax];
@@ -500,17 +499,22 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
     let mut shape = at.shape().to_vec();
     shape[0] = total;
     let mut out = Tensor::zeros(&shape, a.dtype())?;
-    with_dtype!(a.dtype(), T, {
-        let src = at.to_vec::<T>()?;
-        let dst = out.data_mut::<T>();
-        let mut o = 0;
-        for (i, &c) in counts.iter().enumerate() {
-            for _ in 0..c {
-                dst[o * inner..(o + 1) * inner].copy_from_slice(&src[i * inner..(i + 1) * inner]);
-                o += 1;
+    // (an empty result has nothing to copy, however large its counts: don't loop over them)
+    with_dtype!(
+        a.dtype(),
+        T,
+        if out.numel() > 0 {
+            let src = at.to_vec::<T>()?;
+            let dst = out.data_mut::<T>();
+            let mut o = 0;
+            for i in 0..len {
+                for _ in 0..count(i) {
+                    dst[o * inner..(o + 1) * inner].copy_from_slice(&src[i * inner..(i + 1) * inner]);
+                    o += 1;
+                }
             }
         }
-    });
+    );
     let mut inv = vec![0usize; r];
     for (i, &p) in perm.iter().enumerate() {
         inv[p] = i;
@@ -678,6 +682,18 @@ mod tests {
         let u = Tensor::from_vec(vec![5u8, 3], &[2]).unwrap();
         assert_eq!(diff(&u, 1, 0).unwrap().to_vec::<u8>().unwrap(), vec![254]);
         assert!(diff(Tensor::scalar(1i32), 1, 0).is_err());
+    }
+
+    #[test]
+    fn repeat_of_an_empty_tensor_is_quick_whatever_its_counts() {
+        // found by the `ops` fuzz target: counts of 2⁴⁰ on a tensor with a zero dimension
+        // looped 2⁴⁰ times copying nothing; an axis of 2⁴⁰ (other axis 0) spelled out 2⁴⁰ counts
+        let e = Tensor::zeros(&[3, 0], crate::DType::F32).unwrap();
+        let r = repeat(&e, &[1 << 40], Some(0)).unwrap();
+        assert_eq!(r.shape(), &[3 << 40, 0]);
+        let wide = Tensor::zeros(&[0], crate::DType::I8).unwrap().reshape(&[0, 1 << 40]).unwrap();
+        assert_eq!(repeat(&wide, &[2], Some(1)).unwrap().shape(), &[0, 1 << 41]);
+        assert!(matches!(repeat(&e, &[usize::MAX], Some(0)), Err(Error::ResourceExhausted(_))));
     }
 
     #[test]
