@@ -807,10 +807,10 @@ const REDUCTIONS: &[Reduction] = {
 /// A small tensor of any dtype and stride pattern, now and then a weak rank-0
 /// one made from a literal.
 fn tensor(u: &mut Unstructured) -> AResult<Tensor> {
-    if u.ratio(1, 8)? {
-        if let Ok(t) = lattensor::constant(scalar(u)?) {
-            return Ok(t);
-        }
+    if u.ratio(1, 8)?
+        && let Ok(t) = lattensor::constant(scalar(u)?)
+    {
+        return Ok(t);
     }
     let d = dtype(u)?;
     let shape = small_shape(u, 4, 4)?;
