@@ -910,11 +910,11 @@ mod avx512 {
     ///
     /// **Software-pipelined over a ring of four blocks**: each step finishes the
     /// block reduced four steps before (polynomial, scaling, narrowing, store)
-    /// and reduces the one four steps ahead in its place. Zen 4 runs these
-    /// instructions about one a cycle, whichever pipe they need (three `vaddpd`
-    /// cost what three FMAs do), so the loop is bound by their count and by how
-    /// much independent work the scheduler sees: the plain loop left it waiting
-    /// on each block's chain (load, widen, reduce, six dependent FMAs, narrow).
+    /// and reduces the one four steps ahead in its place. The plain loop left
+    /// Zen 4's scheduler waiting on each block's chain (load, widen, reduce, six
+    /// dependent FMAs, narrow); the ring runs at ~11 cycles per eight values,
+    /// near the 9–10 FMA-pipe instructions each block needs (a port probe: the
+    /// conversions, `vscalefpd`, the permute and the clamp fit beside them).
     /// On the Zen 4 host (session 37), one thread, the loop alone in a scratch
     /// probe, ns per value, three runs: 2048 values (L1) plain 0.458–0.469, ring
     /// of two 0.414–0.442, three 0.398–0.423, four 0.375–0.393, six 0.420–0.449.
