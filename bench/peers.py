@@ -53,6 +53,10 @@ LIMITS = {
 M10 = 10_000_000
 # workload limits that the bench server's hand-written STREAM kernels measure on this host
 STREAM_KINDS = ("add", "copy", "read", "fill")
+# ... and that its hand-written FMA loop measures, for products of at least FMA_HOST_MIN
+# operations (GEMM-shaped work; the small path-dependent contractions are not near a peak)
+FMA_KINDS = ("fma32", "fma64")
+FMA_HOST_MIN = 1e8
 
 
 def parse_args():
@@ -507,17 +511,24 @@ def measure(w: Workload, servers):
             peers.append(Peer(name, call))
     if w.limit in STREAM_KINDS and not ARGS.no_host_limit:
         peers.append(Peer(f"host limit: STREAM {w.limit}, hand loop", ("limit", servers[0][1]), reference=True))
+    if w.limit in FMA_KINDS and w.amount(4) >= FMA_HOST_MIN and not ARGS.no_host_limit:
+        peers.append(Peer(f"host limit: FMA {w.limit[3:]}-bit peak, hand loop", ("limit", servers[0][1]),
+                          reference=True))
 
     ref = None
     block_s = ARGS.block_ms / 1e3
     for p in peers:
         try:
             if p.reference:
-                # the same bytes as lattensor's call moves (the first peer: lattensor's check ran)
+                # the same bytes (or operations) as lattensor's call (the first peer: its check ran)
                 p.amount = w.amount(peers[0].out_itemsize)
                 ns, moved, stores = p.call[1].ask(f"limit {w.limit} {int(p.amount)} 1").split()
-                p.amount, p.dtype = float(moved), "f32"
-                p.note = f"variant {stores}, {float(moved) / 1e6:.0f} MB a call, warm buffers"
+                if w.limit in FMA_KINDS:
+                    p.amount, p.dtype = float(moved), "f" + w.limit[3:]
+                    p.note = f"loop {stores}, {float(moved) / 1e9:.2f} GFLOP a call, registers only"
+                else:
+                    p.amount, p.dtype = float(moved), "f32"
+                    p.note = f"variant {stores}, {float(moved) / 1e6:.0f} MB a call, warm buffers"
                 one = int(ns) / 1e9
                 p.k = max(1, min(1_000_000, math.ceil(block_s / max(one, 1e-7))))
                 continue
@@ -642,6 +653,23 @@ def paired(lat, peer):
             f"{sum(r > 1 for r in ratios)}/{len(ratios)}")
 
 
+def paired_pct(lat, host):
+    """lattensor's rate as a percentage of the host limit's, round by round (the
+    limit's block runs in the same round, so a stretch of host noise meets both):
+    the median and a 95% bootstrap interval, or None with fewer than 3 rounds."""
+    common = sorted(set(lat.get("rounds", {})) & set(host.get("rounds", {})))
+    if not lat.get("rate") or not host.get("rate"):
+        return None
+    # per-round rate = amount / time; the amounts are fixed, so their ratio is the medians'
+    scale = lat["rate"] * lat["median"] / (host["rate"] * host["median"])
+    pcts = [100 * scale * host["rounds"][k] / lat["rounds"][k] for k in common]
+    if len(pcts) < 3:
+        return None
+    rng = random.Random(0)
+    boots = sorted(statistics.median(rng.choices(pcts, k=len(pcts))) for _ in range(2000))
+    return f"{statistics.median(pcts):.0f}% [{boots[50]:.0f}–{boots[1949]:.0f}]"
+
+
 def framework(name):
     for fw in ("numpy", "opt_einsum", "jax", "tf", "torch"):
         if name.startswith(fw):
@@ -660,7 +688,8 @@ def render(results, threads, header):
     fws = ["numpy", "opt_einsum", "jax", "tf", "torch"]
     out.append("ratio = peer median / lattensor median (> 1: lattensor is faster); "
                "'% of host limit': lattensor's rate against the hand-written STREAM kernel on the same "
-               "bytes in the same run; '% of Zen 4 limit': against the task's measured limits; "
+               "bytes (or the hand-written FMA loop on the same operations) in the same run, round by round, "
+               "median [95% bootstrap interval]; '% of Zen 4 limit': against the task's measured limits; "
                "'paired vs best': the best peer's time over lattensor's round by round, median "
                "[95% bootstrap interval] and the rounds lattensor won")
     out.append("")
@@ -674,7 +703,8 @@ def render(results, threads, header):
         host = next((r for r in rows if r.get("reference")), None)
         if lat is None:
             continue
-        host_pct = f"{100 * lat['rate'] / host['rate']:.0f}%" if host and lat["rate"] and host["rate"] else "-"
+        host_pct = (paired_pct(lat, host) or f"{100 * lat['rate'] / host['rate']:.0f}%"
+                    if host and lat["rate"] and host["rate"] else "-")
         best = min(peers, key=lambda r: r["median"], default=None)
         rate = f"{lat['rate']:.1f} {res['unit']}" if lat["rate"] else "view"
         pct = f"{lat['pct']:.0f}%" if lat["pct"] else "-"

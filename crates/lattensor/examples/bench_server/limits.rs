@@ -135,7 +135,7 @@ impl Limits {
 }
 
 /// The threads lattensor uses (`LATTENSOR_NUM_THREADS`, else every CPU).
-fn threads() -> usize {
+pub fn threads() -> usize {
     std::env::var("LATTENSOR_NUM_THREADS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())

@@ -1,0 +1,162 @@
+//! The host's own FMA peak, measured in the same run as the workloads: a
+//! hand-written loop of independent vector FMAs doing exactly a workload's
+//! floating-point operations, on the threads lattensor uses.
+//!
+//! `perf_baselines.md` gives the peak of the Zen 4 the task was specified on
+//! (117 GFLOP/s f32 and 59 f64 per core). On a shared VM the cycles a tenant
+//! actually gets drift from minute to minute, so, as for memory bandwidth
+//! (see [`super::limits`]), a product's speed is also compared with what a
+//! perfect kernel gets in the same run: twelve accumulators of FMAs on
+//! registers (enough to cover the FMA latency on any x86 core), no loads, no
+//! stores, the threads started once per measurement and meeting at a spin
+//! barrier between calls.
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Independent accumulators per thread.
+const ACCUMULATORS: usize = 12;
+
+/// The element type of an FMA peak.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "fma32" => Ok(Precision::F32),
+            "fma64" => Ok(Precision::F64),
+            _ => Err(format!("unknown FMA peak {s:?} (fma32 or fma64)")),
+        }
+    }
+}
+
+/// The widest FMA this CPU has.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Isa {
+    Avx512,
+    Avx2,
+}
+
+fn isa() -> Option<Isa> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return Some(Isa::Avx512);
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+            return Some(Isa::Avx2);
+        }
+    }
+    None
+}
+
+/// `k` calls of about `flops` floating-point operations each (an FMA counts
+/// two), split over lattensor's threads: (nanoseconds for all `k`, the
+/// operations per call actually done, the loop used), or `None` on a CPU
+/// without vector FMAs.
+pub fn run(precision: Precision, flops: usize, k: usize) -> Option<(u128, usize, String)> {
+    let isa = isa()?;
+    let lanes = match (isa, precision) {
+        (Isa::Avx512, Precision::F32) => 16,
+        (Isa::Avx512, Precision::F64) | (Isa::Avx2, Precision::F32) => 8,
+        (Isa::Avx2, Precision::F64) => 4,
+    };
+    let threads = super::limits::threads();
+    // one round: every accumulator takes one FMA
+    let per_round = 2 * lanes * ACCUMULATORS;
+    let rounds = (flops / threads).div_ceil(per_round).max(1);
+    let arrived = AtomicUsize::new(0);
+    let elapsed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let (arrived, elapsed) = (&arrived, &elapsed);
+            s.spawn(move || {
+                super::pin(t);
+                let mut start = None;
+                // call 0 warms up (and waits for every thread to start)
+                for call in 0..=k.max(1) {
+                    black_box(fmas(isa, precision, black_box(rounds)));
+                    arrived.fetch_add(1, Ordering::AcqRel);
+                    while arrived.load(Ordering::Acquire) < threads * (call + 1) {
+                        std::hint::spin_loop();
+                    }
+                    if call == 0 {
+                        start = Some(Instant::now());
+                    }
+                }
+                if t == 0 {
+                    let ns = start.map_or(0, |s| s.elapsed().as_nanos());
+                    elapsed.store(ns as usize, Ordering::Release);
+                }
+            });
+        }
+    });
+    // one word: the protocol's reply is split on spaces
+    let name = format!("{isa:?}-{precision:?}-x{ACCUMULATORS}").to_lowercase();
+    Some((elapsed.load(Ordering::Acquire) as u128, rounds * per_round * threads, name))
+}
+
+/// `rounds` FMAs on each of [`ACCUMULATORS`] registers; returns a sum of them
+/// (so that the loop is not optimised away).
+fn fmas(isa: Isa, precision: Precision, rounds: usize) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `isa` was detected on this CPU by `isa()`.
+    unsafe {
+        match (isa, precision) {
+            (Isa::Avx512, Precision::F32) => x86::avx512_f32(rounds),
+            (Isa::Avx512, Precision::F64) => x86::avx512_f64(rounds),
+            (Isa::Avx2, Precision::F32) => x86::avx2_f32(rounds),
+            (Isa::Avx2, Precision::F64) => x86::avx2_f64(rounds),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (isa, precision, rounds);
+        0.0
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::ACCUMULATORS;
+    use std::arch::x86_64::*;
+
+    /// One loop per (width, precision): `acc = acc·m + a` on every accumulator,
+    /// `rounds` times. m = 1 − 2⁻²⁰ and a = 2⁻²⁰ keep the values near 1 (no
+    /// subnormals or infinities, whose handling could be slower).
+    macro_rules! fma_loop {
+        ($name:ident, $feature:literal, $t:ty, $set1:ident, $fma:ident, $store:ident, $lanes:expr) => {
+            /// # Safety
+            /// The CPU has the target feature.
+            #[target_feature(enable = $feature)]
+            pub unsafe fn $name(rounds: usize) -> f64 {
+                let (m, a) = ($set1(1.0 - 1.0 / 1048576.0), $set1(1.0 / 1048576.0));
+                let mut acc = [$set1(0.5); ACCUMULATORS];
+                for _ in 0..rounds {
+                    for v in acc.iter_mut() {
+                        *v = $fma(*v, m, a);
+                    }
+                }
+                let mut sum = 0.0;
+                for v in acc {
+                    let mut lanes = [0.0 as $t; $lanes];
+                    // SAFETY: `lanes` has room for one vector (unaligned store).
+                    unsafe { $store(lanes.as_mut_ptr(), v) };
+                    sum += lanes.iter().map(|&x| x as f64).sum::<f64>();
+                }
+                sum
+            }
+        };
+    }
+
+    fma_loop!(avx512_f32, "avx512f", f32, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_storeu_ps, 16);
+    fma_loop!(avx512_f64, "avx512f", f64, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd, 8);
+    fma_loop!(avx2_f32, "avx2,fma", f32, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_storeu_ps, 8);
+    fma_loop!(avx2_f64, "avx2,fma", f64, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd, 4);
+}
