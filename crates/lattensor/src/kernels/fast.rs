@@ -873,7 +873,7 @@ mod avx512 {
     use std::arch::x86_64::{
         __m256, __m512d, _mm256_loadu_ps, _mm256_max_ps, _mm256_min_ps, _mm256_set1_ps, _mm256_storeu_ps,
         _mm256_stream_ps, _mm512_castpd_si512, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_fmadd_pd, _mm512_loadu_pd,
-        _mm512_mul_pd, _mm512_permutex2var_pd, _mm512_scalef_pd, _mm512_set1_pd,
+        _mm512_mul_pd, _mm512_permutex2var_pd, _mm512_scalef_pd, _mm512_set1_pd, _mm512_sub_pd,
     };
 
     use super::{EXP_CLAMP, EXP_POLY, EXP2_SIXTEENTHS, LN2_SIXTEENTH, SHIFTER, SIXTEEN_LOG2E};
@@ -889,7 +889,7 @@ mod avx512 {
 
     /// How many blocks of eight the loop keeps reduced ahead of the ones it
     /// finishes (see [`exp_f32`]).
-    const RING: usize = 4;
+    const RING: usize = 5;
 
     /// The operations of [`super::exp_f32`], eight lanes at a time, in 16 vector
     /// instructions (14 of them arithmetic):
@@ -897,31 +897,36 @@ mod avx512 {
     /// - the clamp, on the eight f32 before they are widened, passes a NaN
     ///   through (widening quiets it), and every later step keeps its payload:
     ///   no blend;
-    /// - `b = n/16 = k + j/16` comes from `t` in one exact FMA (t − 1.5·2⁵² is the
-    ///   integer n, and n/16 is representable), and serves twice: `r = x − b·ln2`
-    ///   is the scalar `x − n·(ln2/16)` (the same exact product, so the same
-    ///   rounding), and `vscalefpd` multiplies by 2^floor(b) = 2ᵏ;
-    /// - the table index is t's low bits as they are.
+    /// - `t` is rounded against 1.5·2⁴⁸ instead of the scalar's 1.5·2⁵², with
+    ///   log₂e instead of 16·log₂e: the scalar's t divided by 16, exactly (the
+    ///   same rounding, scaled). Its last four bits are still n mod 16, the table
+    ///   index as it stands, and `b = t − 1.5·2⁴⁸ = n/16 = k + j/16` is exact and
+    ///   serves twice: `r = x − b·ln2` is the scalar `x − n·(ln2/16)` (the same
+    ///   exact product, so the same rounding), and `vscalefpd` multiplies by
+    ///   2^floor(b) = 2ᵏ.
     ///
-    /// One instruction fewer than `n = t − shifter` and `n·(1/16)`.
-    /// (`vrangepd` would clamp in one instruction, but turns a NaN into the bound;
-    /// adding k to the entry's exponent field by integer ops instead of the FMA
-    /// and `vscalefpd` is as many instructions, and measured no faster.)
+    /// The subtraction runs on Zen 4's add pipes, beside the FMA pipes that the
+    /// other nine FMA-class instructions (reduction, polynomial, product,
+    /// scaling) keep busy. (`vrangepd` would clamp in one instruction, but turns a
+    /// NaN into the bound; adding k to the entry's exponent field by integer
+    /// ops instead of `vscalefpd` took three instructions for one and measured
+    /// no faster; so did narrowing or widening as two 256-bit conversions.)
     ///
-    /// **Software-pipelined over a ring of four blocks**: each step finishes the
-    /// block reduced four steps before (polynomial, scaling, narrowing, store)
-    /// and reduces the one four steps ahead in its place. The plain loop left
-    /// Zen 4's scheduler waiting on each block's chain (load, widen, reduce, six
-    /// dependent FMAs, narrow); the ring runs at ~11 cycles per eight values,
-    /// near the 9–10 FMA-pipe instructions each block needs (a port probe: the
-    /// conversions, `vscalefpd`, the permute and the clamp fit beside them).
-    /// On the Zen 4 host (session 37), one thread, the loop alone in a scratch
-    /// probe, ns per value, three runs: 2048 values (L1) plain 0.458–0.469, ring
-    /// of two 0.414–0.442, three 0.398–0.423, four 0.375–0.393, six 0.420–0.449.
-    /// Through `profile_workload exp:f32:16384` (L2, the op's overhead included),
-    /// builds before and after alternated, medians 7.5 → 6.4 µs in each of three
-    /// rounds; P6 (10M, two threads) 2.26–2.28 → 1.94 ms. All 2³² inputs give the
-    /// same bits as the plain loop (the same operations on each lane).
+    /// **Software-pipelined over a ring of [`RING`] blocks**: each step finishes
+    /// the block reduced `RING` steps before (polynomial, scaling, narrowing,
+    /// store) and reduces the one `RING` steps ahead in its place. The plain loop
+    /// left Zen 4's scheduler waiting on each block's chain (load, widen, reduce,
+    /// six dependent FMAs, narrow); the ring runs at ~10.6 cycles per eight
+    /// values. On the Zen 4 host, one thread, the loop alone in a scratch probe,
+    /// ns per value in L1, three runs each: session 37, with `b` from an FMA
+    /// (`t/16 − 1.5·2⁴⁸` against 1.5·2⁵²), plain 0.458–0.469, rings of two
+    /// 0.414–0.442, three 0.398–0.423, four 0.375–0.393, six 0.420–0.449;
+    /// through `profile_workload exp:f32:16384` (L2, the op's overhead
+    /// included), builds alternated, 7.5 → 6.4 µs, and P6 (10M, two threads)
+    /// 2.26–2.28 → 1.94 ms. Session 38, `b` by the subtraction: rings of three
+    /// 0.384–0.395, four 0.368–0.380, five 0.361–0.367, six 0.363–0.379,
+    /// against 0.373–0.380 for the four-ring with the FMA in the same runs. All
+    /// 2³² inputs give the same bits as the plain loop (the probe compared them).
     ///
     /// `STREAM`: the results go out by streaming stores (`vmovntps`), whole
     /// 64-byte lines (16 values) per pair of stores, once `dst` is 64-byte
@@ -941,11 +946,11 @@ mod avx512 {
         // SAFETY: the table has 16 f64-sized entries: two 8-lane loads at 0 and 8 read inside it.
         let (lo_tbl, hi_tbl) = unsafe { (_mm512_loadu_pd(table), _mm512_loadu_pd(table.add(8))) };
         let (lo, hi) = (_mm256_set1_ps(-EXP_CLAMP as f32), _mm256_set1_ps(EXP_CLAMP as f32));
-        let shifter = _mm512_set1_pd(SHIFTER);
-        let (sixteenth, shifter_sixteenth) = (_mm512_set1_pd(1.0 / 16.0), _mm512_set1_pd(-SHIFTER / 16.0));
+        // the scalar's shifter and 16·log₂e, both divided by 16 (exactly)
+        let (shifter, log2e) = (_mm512_set1_pd(SHIFTER / 16.0), _mm512_set1_pd(SIXTEEN_LOG2E / 16.0));
         // −ln2, not `fnmadd` against ln2: the same exact product and sum, but the intrinsic
         // negates its first operand separately in unoptimised builds, flipping a NaN's sign.
-        let (c16, neg_ln2) = (_mm512_set1_pd(SIXTEEN_LOG2E), _mm512_set1_pd(-16.0 * LN2_SIXTEENTH));
+        let neg_ln2 = _mm512_set1_pd(-16.0 * LN2_SIXTEENTH);
         let poly = EXP_POLY.map(|c| _mm512_set1_pd(c));
         let reduce = |i: usize| -> Reduced {
             // SAFETY: the callers pass i + 8 <= n, the length of both slices: eight f32 inside `src`.
@@ -954,8 +959,10 @@ mod avx512 {
             // Clamped before widening (±104 is exact in both), on 256 bits: one instruction
             // fewer per 8 values than on the widened 512 bits, the same bits out.
             let xd = _mm512_cvtps_pd(_mm256_min_ps(hi, _mm256_max_ps(lo, x)));
-            let t = _mm512_fmadd_pd(xd, c16, shifter);
-            let b = _mm512_fmadd_pd(t, sixteenth, shifter_sixteenth);
+            // t = 1.5·2⁴⁸ + n/16, rounded where the scalar's 1.5·2⁵² + n is (scaling by 16
+            // commutes with rounding): its last four bits are n mod 16, and b = n/16 exactly
+            let t = _mm512_fmadd_pd(xd, log2e, shifter);
+            let b = _mm512_sub_pd(t, shifter);
             let r = _mm512_fmadd_pd(b, neg_ln2, xd);
             // the permute reads each lane's index bits 3..0, t's low bits = n mod 16
             let entry = _mm512_permutex2var_pd(lo_tbl, _mm512_castpd_si512(t), hi_tbl);
@@ -1202,10 +1209,10 @@ pub(crate) mod tests {
             .chain([f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001), 89.0, -104.0, 88.72284, -0.0])
             .collect();
         let mut got = vec![0f32; xs.len()];
-        // offsets 0..33 so that every tail length of the 8-wide loops and of the
-        // AVX-512 loop's 32-value steps is used (and, streamed, every head length
+        // offsets 0..=40 so that every tail length of the 8-wide loops and of the
+        // AVX-512 loop's 40-value steps is used (and, streamed, every head length
         // before the aligned stores); then short slices, which some loops skip
-        for (skip, streamed) in (0..33).flat_map(|skip| [(skip, false), (skip, true)]) {
+        for (skip, streamed) in (0..=40).flat_map(|skip| [(skip, false), (skip, true)]) {
             got.fill(f32::NAN);
             exp_f32_slice(&xs[skip..], &mut got[skip..], streamed);
             for (&x, &g) in xs[skip..].iter().zip(&got[skip..]) {
