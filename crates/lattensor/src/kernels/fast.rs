@@ -923,9 +923,10 @@ mod avx512 {
     /// 0.414–0.442, three 0.398–0.423, four 0.375–0.393, six 0.420–0.449;
     /// through `profile_workload exp:f32:16384` (L2, the op's overhead
     /// included), builds alternated, 7.5 → 6.4 µs, and P6 (10M, two threads)
-    /// 2.26–2.28 → 1.94 ms. Session 38, `b` by the subtraction: rings of three
-    /// 0.384–0.395, four 0.368–0.380, five 0.361–0.367, six 0.363–0.379,
-    /// against 0.373–0.380 for the four-ring with the FMA in the same runs. All
+    /// 2.26–2.28 → 1.94 ms. Session 38, `b` by the subtraction, in L1 and L2:
+    /// rings of three 0.384–0.395, four 0.368–0.380, five 0.361–0.367 (0.386 in
+    /// one round), six 0.363–0.379, against 0.372–0.380 (up to 0.400 in three of
+    /// 16 rounds) for the four-ring with the FMA in the same runs. All
     /// 2³² inputs give the same bits as the plain loop (the probe compared them).
     ///
     /// `STREAM`: the results go out by streaming stores (`vmovntps`), whole
