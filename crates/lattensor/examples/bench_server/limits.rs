@@ -148,16 +148,14 @@ pub fn threads() -> usize {
 fn time_calls(kind: Kind, run: &mut Run, v: Variant, threads: usize, k: usize) -> u128 {
     let n = run.output.as_ref().map_or_else(|| run.inputs[0].len(), |o| o.len());
     let per = (n / threads).div_ceil(16) * 16;
-    let arrived = AtomicUsize::new(0);
-    let elapsed = AtomicUsize::new(0);
     let inputs: Vec<&[f32]> = run.inputs.iter().map(|b| b.as_slice()).collect();
     let mut output: Option<&mut [f32]> = run.output.as_mut().map(|o| o.as_mut_slice());
-    std::thread::scope(|s| {
-        for t in 0..threads {
+    let shares: Vec<_> = (0..threads)
+        .map(|t| {
             let lo = (t * per).min(n);
             let hi = ((t + 1) * per).min(n);
             let ins: Vec<&[f32]> = inputs.iter().map(|b| &b[lo..hi]).collect();
-            let out = match output.take() {
+            let mut out = match output.take() {
                 Some(o) => {
                     let (mine, rest) = o.split_at_mut(hi - lo);
                     output = Some(rest);
@@ -165,14 +163,30 @@ fn time_calls(kind: Kind, run: &mut Run, v: Variant, threads: usize, k: usize) -
                 }
                 None => None,
             };
+            move || {
+                black_box(kernel(kind, &ins, out.as_deref_mut(), v));
+            }
+        })
+        .collect();
+    timed_on_threads(shares, k)
+}
+
+/// Runs `shares[t]` on pinned thread t, `k` calls each after a warm-up call,
+/// the threads started once and meeting at a spin barrier after every call (no
+/// wake-ups); nanoseconds from the end of the warm-up call to the end of the last.
+pub fn timed_on_threads<F: FnMut() + Send>(shares: Vec<F>, k: usize) -> u128 {
+    let threads = shares.len();
+    let arrived = AtomicUsize::new(0);
+    let elapsed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for (t, mut share) in shares.into_iter().enumerate() {
             let (arrived, elapsed) = (&arrived, &elapsed);
             s.spawn(move || {
                 super::pin(t);
-                let mut out = out;
                 let mut start = None;
                 // call 0 warms up (and waits for every thread to start)
                 for call in 0..=k {
-                    black_box(kernel(kind, &ins, out.as_deref_mut(), v));
+                    share();
                     arrived.fetch_add(1, Ordering::AcqRel);
                     while arrived.load(Ordering::Acquire) < threads * (call + 1) {
                         std::hint::spin_loop();

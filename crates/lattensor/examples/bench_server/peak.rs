@@ -8,12 +8,9 @@
 //! (see [`super::limits`]), a product's speed is also compared with what a
 //! perfect kernel gets in the same run: twelve accumulators of FMAs on
 //! registers (enough to cover the FMA latency on any x86 core), no loads, no
-//! stores, the threads started once per measurement and meeting at a spin
-//! barrier between calls.
+//! stores, timed as the STREAM kernels are ([`super::limits::timed_on_threads`]).
 
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 /// Independent accumulators per thread.
 const ACCUMULATORS: usize = 12;
@@ -71,35 +68,15 @@ pub fn run(precision: Precision, flops: usize, k: usize) -> Option<(u128, usize,
     // one round: every accumulator takes one FMA
     let per_round = 2 * lanes * ACCUMULATORS;
     let rounds = (flops / threads).div_ceil(per_round).max(1);
-    let arrived = AtomicUsize::new(0);
-    let elapsed = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for t in 0..threads {
-            let (arrived, elapsed) = (&arrived, &elapsed);
-            s.spawn(move || {
-                super::pin(t);
-                let mut start = None;
-                // call 0 warms up (and waits for every thread to start)
-                for call in 0..=k.max(1) {
-                    black_box(fmas(isa, precision, black_box(rounds)));
-                    arrived.fetch_add(1, Ordering::AcqRel);
-                    while arrived.load(Ordering::Acquire) < threads * (call + 1) {
-                        std::hint::spin_loop();
-                    }
-                    if call == 0 {
-                        start = Some(Instant::now());
-                    }
-                }
-                if t == 0 {
-                    let ns = start.map_or(0, |s| s.elapsed().as_nanos());
-                    elapsed.store(ns as usize, Ordering::Release);
-                }
-            });
+    let shares = (0..threads).map(|_| {
+        move || {
+            black_box(fmas(isa, precision, black_box(rounds)));
         }
     });
+    let ns = super::limits::timed_on_threads(shares.collect(), k.max(1));
     // one word: the protocol's reply is split on spaces
     let name = format!("{isa:?}-{precision:?}-x{ACCUMULATORS}").to_lowercase();
-    Some((elapsed.load(Ordering::Acquire) as u128, rounds * per_round * threads, name))
+    Some((ns, rounds * per_round * threads, name))
 }
 
 /// `rounds` FMAs on each of [`ACCUMULATORS`] registers; returns a sum of them
