@@ -647,10 +647,15 @@ def paired(lat, peer):
     ratios = [peer["rounds"][k] / lat["rounds"][k] for k in common]
     if len(ratios) < 3:
         return "-"
+    med, lo, hi = median_interval(ratios)
+    return f"{med:.2f}x [{lo:.2f}–{hi:.2f}] {sum(r > 1 for r in ratios)}/{len(ratios)}"
+
+
+def median_interval(values):
+    """The median of `values` and a 95% bootstrap interval for it (2000 resamples, seeded)."""
     rng = random.Random(0)
-    boots = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
-    return (f"{statistics.median(ratios):.2f}x [{boots[50]:.2f}–{boots[1949]:.2f}] "
-            f"{sum(r > 1 for r in ratios)}/{len(ratios)}")
+    boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
+    return statistics.median(values), boots[50], boots[1949]
 
 
 def paired_pct(lat, host):
@@ -665,9 +670,8 @@ def paired_pct(lat, host):
     pcts = [100 * scale * host["rounds"][k] / lat["rounds"][k] for k in common]
     if len(pcts) < 3:
         return None
-    rng = random.Random(0)
-    boots = sorted(statistics.median(rng.choices(pcts, k=len(pcts))) for _ in range(2000))
-    return f"{statistics.median(pcts):.0f}% [{boots[50]:.0f}–{boots[1949]:.0f}]"
+    med, lo, hi = median_interval(pcts)
+    return f"{med:.0f}% [{lo:.0f}–{hi:.0f}]"
 
 
 def framework(name):
