@@ -840,6 +840,11 @@ fn usizes(u: &mut Unstructured, max_len: usize) -> AResult<Vec<usize>> {
     (0..u.int_in_range(0..=max_len)?).map(|_| wild_usize(u)).collect()
 }
 
+/// An optional axis (or other integer argument), wild when present.
+fn opt_isize(u: &mut Unstructured) -> AResult<Option<isize>> {
+    Ok(if u.arbitrary()? { Some(wild_isize(u)?) } else { None })
+}
+
 fn opt_dtype(u: &mut Unstructured) -> AResult<Option<DType>> {
     Ok(if u.arbitrary()? { Some(dtype(u)?) } else { None })
 }
@@ -890,9 +895,9 @@ fn ops_inner(u: &mut Unstructured) -> AResult<()> {
             let d = DType::ALL[u.choose_index(DType::ALL.len())?];
             answered(&lattensor::ops::argmax(&x, wild_isize(u)?, d));
             answered(&lattensor::ops::argmin(&x, wild_isize(u)?, d));
-            answered(&tnp::cumsum(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, opt_dtype(u)?));
-            answered(&tnp::cumprod(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, opt_dtype(u)?));
-            answered(&tnp::average(&x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }, None));
+            answered(&tnp::cumsum(&x, opt_isize(u)?, opt_dtype(u)?));
+            answered(&tnp::cumprod(&x, opt_isize(u)?, opt_dtype(u)?));
+            answered(&tnp::average(&x, opt_isize(u)?, None));
         }
         3 => {
             let k = wild_isize(u)?;
@@ -924,7 +929,7 @@ fn ops_inner(u: &mut Unstructured) -> AResult<()> {
         }
         5 => {
             let repeats = usizes(u, 4)?;
-            let axis = if u.arbitrary()? { Some(wild_isize(u)?) } else { None };
+            let axis = opt_isize(u)?;
             answered(&tnp::repeat(&x, &repeats, axis));
             let count = i64::try_from(wild_isize(u)?).unwrap_or(0);
             answered(&lattensor::split(&x, lattensor::Splits::Count(count), wild_isize(u)?));
@@ -936,7 +941,7 @@ fn ops_inner(u: &mut Unstructured) -> AResult<()> {
             let mode = [lattensor::PadMode::Constant, lattensor::PadMode::Reflect, lattensor::PadMode::Symmetric]
                 [u.choose_index(3)?];
             answered(&lattensor::pad(&x, pads, mode, scalar(u)?));
-            answered(&tnp::append(&x, &x, if u.arbitrary()? { Some(wild_isize(u)?) } else { None }));
+            answered(&tnp::append(&x, &x, opt_isize(u)?));
         }
         6 => {
             let y = tensor(u)?;
