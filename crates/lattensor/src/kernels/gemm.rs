@@ -14,6 +14,9 @@
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
 //!   depth block of `KC` = 1024 steps of a panel is a contiguous slice. A
 //!   row-major B is read row after row, 16 rows at a time across the panels.
+//!   A small row-major B (up to [`B_IN_PLACE_BYTES`]) is not copied: the
+//!   kernel reads each step of a panel from B's row, and only a last panel of
+//!   fewer than `NR` columns is packed.
 //! - Each thread takes a band of rows of C and packs its rows of A, a block
 //!   of 576 KiB at a time (144 rows in f32, 72 in f64: in L2 beside the B
 //!   panel running past it, see [`A_BLOCK_BYTES`]), into panels of `MR` = 12
@@ -122,12 +125,14 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     /// `C[0..rows, 0..NR] (=|+=) Apanel[0..rows] · Bpanel` over `kc` steps, for
     /// `rows` = 4, 8 or [`MR`] (the short ones for a last panel of up to 4 or 8
     /// rows, which would otherwise cost a whole tile); `c` has row stride `rs_c`
-    /// and is written as `write` says.
+    /// and is written as `write` says. Step p of the B panel is the `NR`
+    /// elements at `b + p·rs_b`: `rs_b` = NR for a packed panel, B's row stride
+    /// for a row-major B read in place.
     ///
     /// # Safety
-    /// AVX-512F is available; `a` holds `kc·MR` and `b` `kc·NR` readable
-    /// elements; `c` points to `rows` rows of `NR` writable elements, `rs_c` apart,
-    /// each 64-byte aligned if `write` is [`Write::Stream`].
+    /// AVX-512F is available; `a` holds `kc·MR` readable elements and `b` `kc`
+    /// steps of `NR`, `rs_b` apart; `c` points to `rows` rows of `NR` writable
+    /// elements, `rs_c` apart, each 64-byte aligned if `write` is [`Write::Stream`].
     ///
     /// `fetch`: lines to bring into L2 as the kernel goes, one per step of k (see
     /// [`Fetch`]).
@@ -136,6 +141,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
         kc: usize,
         a: *const Self,
         b: *const Self,
+        rs_b: usize,
         c: *mut Self,
         rs_c: usize,
         write: Write,
@@ -162,6 +168,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
         a: *const Self,
         rs_a: usize,
         b: *const Self,
+        rs_b: usize,
         c: *mut Self,
         rs_c: usize,
         write: Write,
@@ -191,6 +198,7 @@ macro_rules! micro_kernel {
                 kc: usize,
                 a: *const $t,
                 b: *const $t,
+                rs_b: usize,
                 c: *mut $t,
                 rs_c: usize,
                 write: Write,
@@ -201,12 +209,24 @@ macro_rules! micro_kernel {
                 // SAFETY: forwarded from this function's contract (`c` has at least the rows written).
                 unsafe {
                     match (rows, fetch.lines > 0) {
-                        (4, false) => avx512_tile::<true, 4, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
-                        (8, false) => avx512_tile::<true, 8, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
-                        (_, false) => avx512_tile::<true, MR, true, false>(kc, a, MR, b, c, rs_c, write, none, fetch),
-                        (4, true) => avx512_tile::<true, 4, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
-                        (8, true) => avx512_tile::<true, 8, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
-                        (_, true) => avx512_tile::<true, MR, true, true>(kc, a, MR, b, c, rs_c, write, none, fetch),
+                        (4, false) => {
+                            avx512_tile::<true, 4, true, false>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
+                        (8, false) => {
+                            avx512_tile::<true, 8, true, false>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
+                        (_, false) => {
+                            avx512_tile::<true, MR, true, false>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
+                        (4, true) => {
+                            avx512_tile::<true, 4, true, true>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
+                        (8, true) => {
+                            avx512_tile::<true, 8, true, true>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
+                        (_, true) => {
+                            avx512_tile::<true, MR, true, true>(kc, a, MR, b, rs_b, c, rs_c, write, none, fetch)
+                        }
                     }
                 }
             }
@@ -217,6 +237,7 @@ macro_rules! micro_kernel {
                 a: *const $t,
                 rs_a: usize,
                 b: *const $t,
+                rs_b: usize,
                 c: *mut $t,
                 rs_c: usize,
                 write: Write,
@@ -228,16 +249,16 @@ macro_rules! micro_kernel {
                 unsafe {
                     match (prefetch_b, fetch.lines > 0) {
                         (true, false) => {
-                            avx512_tile::<false, MR, true, false>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                            avx512_tile::<false, MR, true, false>(kc, a, rs_a, b, rs_b, c, rs_c, write, next, fetch)
                         }
                         (false, false) => {
-                            avx512_tile::<false, MR, false, false>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                            avx512_tile::<false, MR, false, false>(kc, a, rs_a, b, rs_b, c, rs_c, write, next, fetch)
                         }
                         (true, true) => {
-                            avx512_tile::<false, MR, true, true>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                            avx512_tile::<false, MR, true, true>(kc, a, rs_a, b, rs_b, c, rs_c, write, next, fetch)
                         }
                         (false, true) => {
-                            avx512_tile::<false, MR, false, true>(kc, a, rs_a, b, c, rs_c, write, next, fetch)
+                            avx512_tile::<false, MR, false, true>(kc, a, rs_a, b, rs_b, c, rs_c, write, next, fetch)
                         }
                     }
                 }
@@ -266,6 +287,7 @@ macro_rules! micro_kernel {
             a: *const $t,
             rs_a: usize,
             b: *const $t,
+            rs_b: usize,
             c: *mut $t,
             rs_c: usize,
             write: Write,
@@ -324,16 +346,16 @@ macro_rules! micro_kernel {
                 }
                 if PREFETCH_B {
                     // hints, never faults (past the depth block's end they fetch lines not needed)
-                    let ahead = b.wrapping_add((p + PREFETCH_STEPS) * 2 * L);
+                    let ahead = b.wrapping_add((p + PREFETCH_STEPS) * rs_b);
                     _mm_prefetch::<_MM_HINT_T0>(ahead.cast::<i8>());
                     _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(L).cast::<i8>());
                 }
-                // SAFETY: p < kc, so the B step `p·2L..p·2L + 2L` is inside the packed
-                // panel, and element (r, p) of A inside the panel or row r < ROWS ≤ MR of A
+                // SAFETY: p < kc, so the B step `p·rs_b..p·rs_b + 2L` is inside the B panel,
+                // and element (r, p) of A inside the panel or row r < ROWS ≤ MR of A
                 // (caller's contract).
                 unsafe {
-                    let b0 = $load(b.add(p * 2 * L));
-                    let b1 = $load(b.add(p * 2 * L + L));
+                    let b0 = $load(b.add(p * rs_b));
+                    let b1 = $load(b.add(p * rs_b + L));
                     for (r, row) in acc.iter_mut().enumerate() {
                         let ap = if PACKED { a.add(p * MR + r) } else { a.add(r * rs_a + p) };
                         let av = $set1(*ap);
@@ -538,6 +560,13 @@ unsafe impl<T: Sync> Send for MatRef<T> {}
 unsafe impl<T: Sync> Sync for MatRef<T> {}
 
 impl<T: Copy> MatRef<T> {
+    /// The submatrix from (i, j) on: a pointer move only, never dereferenced
+    /// here (its caller reads it only where (i, j) is inside the matrix).
+    fn shifted(self, i: usize, j: usize) -> Self {
+        let ptr = self.ptr.wrapping_offset(i as isize * self.rs + j as isize * self.cs);
+        MatRef { ptr, ..self }
+    }
+
     /// # Safety
     /// (i, j) is inside the matrix the caller described.
     #[inline(always)]
@@ -719,19 +748,34 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     // (one band when single-threaded: the caller may be one of many parallel products)
     let bands = if parallel { panels_m.min(2 * threads) } else { 1 };
     let c_addr = c as usize;
-    // all of B, packed once into NR-column panels that run over the whole depth:
-    // the block (pc..pc+kc) of a panel is then its contiguous slice pc·NR..(pc+kc)·NR
-    let panel_len = k * T::NR;
-    let (mut b_words, b_start) = take_buffer::<T>(&PACKED_B, n.div_ceil(T::NR) * panel_len);
-    let pb = &mut bytemuck::cast_slice_mut::<u64, T>(&mut b_words)[b_start..b_start + n.div_ceil(T::NR) * panel_len];
-    // SAFETY: the whole of B, k × n.
-    unsafe { pack_b(pb, b, k, n, parallel) };
-    let pb: &[T] = pb;
+    let size = std::mem::size_of::<T>();
+    // A small row-major B is read in place: each step of a whole panel is NR contiguous
+    // elements of a row, and only a last panel of fewer columns is packed. (Not when
+    // its rows are a multiple of 4 KiB apart, for the same reason as A's in
+    // `compute_band`; nor a large B, whose panels would run down thousands of rows on
+    // as many pages.) See [`B_IN_PLACE_BYTES`] for what it gained.
+    let b_in_place = b.cs == 1
+        && b.rs > 0
+        && k.saturating_mul(n).saturating_mul(size) <= B_IN_PLACE_BYTES
+        && !(b.rs as usize * size).is_multiple_of(4096);
+    // all of B (or its last panel), packed into NR-column panels that run over the whole
+    // depth: the block (pc..pc+kc) of a panel is then its contiguous slice pc·NR..(pc+kc)·NR
+    let (j_packed, full) = if b_in_place { (n / T::NR * T::NR, n / T::NR) } else { (0, 0) };
+    let packed_len = (n - j_packed).div_ceil(T::NR) * k * T::NR;
+    let (mut b_words, b_start) = take_buffer::<T>(&PACKED_B, packed_len);
+    let packed = &mut bytemuck::cast_slice_mut::<u64, T>(&mut b_words)[b_start..b_start + packed_len];
+    if j_packed < n {
+        // SAFETY: columns j_packed..n of B, k × (n - j_packed).
+        unsafe { pack_b(packed, b.shifted(0, j_packed), k, n - j_packed, parallel) };
+    }
+    // (`step` is only read for the `full` panels, which are B's own: b.rs > 0 then)
+    let panels = Panels { full, ptr: b.ptr, step: b.rs as usize, packed: packed.as_ptr(), count: n.div_ceil(T::NR), k };
     // one parallel region per product: each band runs every depth block itself
     let band = |(r0, rows): (usize, usize)| {
         let upcoming = if bands == 1 { upcoming } else { &[] };
-        // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C.
-        unsafe { compute_band(a, pb, panel_len, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming, stream_c) };
+        // SAFETY: rows r0..r0+rows ≤ m of A and C; bands write disjoint rows of C; the
+        // panels are B's (alive for the call) or the packed copy (alive until the end).
+        unsafe { compute_band(a, panels, c_addr as *mut T, rs_c, r0, rows, k, n, upcoming, stream_c) };
     };
     // band b: panels b·P/B .. (b+1)·P/B, so sizes differ by at most one panel and the
     // halves the pool deals to two threads are even. (Equal bands of ⌈P/B⌉ panels left
@@ -748,6 +792,58 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     }
     give_back(&PACKED_B, b_words);
 }
+
+/// The largest row-major B (bytes) read in place rather than packed (see
+/// [`gemm`](fn@gemm)): a quarter of a 1 MiB L2, which holds a batch's next B
+/// beside this one. Packing cost a copy per product and, for a single product of
+/// 2¹⁵ elements of B or more, a parallel region of its own. Measured on the Zen 4
+/// host, two threads, one build with and without, alternating processes, medians
+/// (µs): E2 (64 × 128³) 1305–1342 → 1253–1270 (4 of 4 rounds; one thread 2724 →
+/// 2474–2508), 256² f32 194–196 → 154, 96 × 512 × 64 122 → 58, the same with A
+/// transposed 86–138 → 70–78, E7 208 → 175, 64 × 128³ f64 2535–2609 → 2477–2481;
+/// E3 (B transposed: packed), E4 and 2048 × 64 × 512 level.
+const B_IN_PLACE_BYTES: usize = 256 << 10;
+
+/// B's panels as `compute_band` reads them: step p of panel s is `NR`
+/// elements, at `ptr + s·NR + p·step` (B's own row p) for the first `full`
+/// panels, and at `packed + (s − full)·k·NR + p·NR` for the rest (a packed
+/// copy, zero-padded). Either all of B is packed (`full` = 0), or a row-major B
+/// is read in place but for a last panel of fewer than NR columns.
+#[derive(Clone, Copy)]
+struct Panels<T> {
+    full: usize,
+    ptr: *const T,
+    step: usize,
+    packed: *const T,
+    count: usize,
+    k: usize,
+}
+
+impl<T: Scalar> Panels<T> {
+    /// Where step `p` of panel `s` starts, and how far apart its steps are.
+    ///
+    /// # Safety
+    /// `s < count` and `p < k`, for panels that describe a live B (the
+    /// contract of `compute_band`).
+    #[inline]
+    unsafe fn at(&self, s: usize, p: usize) -> (*const T, usize) {
+        // SAFETY: inside B's row p, columns s·NR.. (in place), or inside the packed copy
+        // of `(count − full)` panels of k steps (forwarded from the contract).
+        unsafe {
+            if s < self.full {
+                (self.ptr.add(s * T::NR + p * self.step), self.step)
+            } else {
+                (self.packed.add((s - self.full) * self.k * T::NR + p * T::NR), T::NR)
+            }
+        }
+    }
+}
+
+// SAFETY: only read, while the storage or packed buffer it points into is alive
+// (for the `gemm` call that made it); T is Sync.
+unsafe impl<T: Sync> Send for Panels<T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Panels<T> {}
 
 /// Packs all of B (k × n) into NR-column panels over the whole depth, k-major, zero-padded.
 ///
@@ -953,18 +1049,18 @@ const fn max_block_rows<T: Scalar>() -> usize {
     if rows < MR { MR } else { rows }
 }
 
-/// One band of rows `r0..r0+rows` of C against the packed B: for each depth
+/// One band of rows `r0..r0+rows` of C against B's panels: for each depth
 /// block and each block of rows of the band, pack A, then run every B panel
 /// past every A panel.
 ///
 /// # Safety
 /// As for [`gemm`](fn@gemm), for this band's rows and this block; no other thread
-/// touches these rows of C during the call.
+/// touches these rows of C during the call; `pb` describes `n.div_ceil(NR)`
+/// panels of `k` readable steps.
 #[allow(clippy::too_many_arguments)]
 unsafe fn compute_band<T: Scalar>(
     a: MatRef<T>,
-    pb: &[T],
-    panel_len: usize,
+    pb: Panels<T>,
     c: *mut T,
     rs_c: usize,
     r0: usize,
@@ -1027,10 +1123,11 @@ unsafe fn compute_band<T: Scalar>(
             // E3 (64 products of 256 × 64 × 256, A in place), alternating rounds, medians: one
             // thread 6.48 → 6.41 and 6.32 → 5.92 ms; two threads 3.58 → 3.40, 3.65 → 3.47,
             // 3.62 → 3.61, 3.29 → 3.37 (the host's noise is of that size). E2, E7 unchanged.
-            let panels_n = pb.len() / panel_len;
+            let panels_n = pb.count;
             let a_panel_outer = in_place && panels_n * kc * nr * std::mem::size_of::<T>() <= 512 << 10;
             let mut run_tile = |s: usize, q: usize| {
-                let bp = &pb[s * panel_len + pc * nr..s * panel_len + (pc + kc) * nr];
+                // SAFETY: panel s < count, from step pc < k (the contract).
+                let (bp, rs_b) = unsafe { pb.at(s, pc) };
                 let ap = &pa[q * MR * kc..(q + 1) * MR * kc];
                 let j0 = s * nr;
                 let w = nr.min(n - j0);
@@ -1068,7 +1165,8 @@ unsafe fn compute_band<T: Scalar>(
                             kc,
                             ar,
                             a.rs as usize,
-                            bp.as_ptr(),
+                            bp,
+                            rs_b,
                             dst,
                             rs_dst,
                             write,
@@ -1078,13 +1176,14 @@ unsafe fn compute_band<T: Scalar>(
                         );
                     }
                 } else {
-                    // SAFETY: the panels hold kc·MR and kc·NR elements; the destination
+                    // SAFETY: the A panel holds kc·MR elements, the B panel kc steps (from
+                    // pc, `pb`'s step apart: the contract); the destination
                     // has rows_k rows of NR writable elements, `rs_dst` apart (C's tile when
                     // `full`: h = rows_k rows of C, else `tile`, MR ≥ rows_k rows); a
                     // streamed tile is C's, whose rows start 64-byte aligned (`stream`: C
                     // and rs_c are, and j0 is a multiple of NR, two whole lines);
                     // `gemm`'s caller checked AVX-512F.
-                    unsafe { T::kernel(kc, ap.as_ptr(), bp.as_ptr(), dst, rs_dst, write, rows_k, fetch) };
+                    unsafe { T::kernel(kc, ap.as_ptr(), bp, rs_b, dst, rs_dst, write, rows_k, fetch) };
                 }
                 if full {
                     return;
@@ -1297,6 +1396,10 @@ mod tests {
             (18, 48, 9),      // of 6 rows (the 8-row kernel, through the edge tile)
             (16, 70, 40),     // of 4 rows, and a short last column panel
             (25, 40, 1024),   // rows of A 4 KiB apart (f32): packed, not read in place
+            (26, 64, 300),    // B read in place (columns fill whole panels, small)
+            (14, 32, 2000),   // B read in place over two depth blocks (f32), packed (f64)
+            (20, 40, 1500),   // the same with a packed last panel of 8 columns (f32)
+            (13, 1024, 40),   // B's rows 4 KiB apart (f32): packed, not read in place
             (3, 2, 0),
         ] {
             // row-major, A transposed, B transposed, both
