@@ -1377,6 +1377,41 @@ mod tests {
     }
 
     #[test]
+    fn rows_with_gaps_are_read_in_place_exactly() {
+        // A and B as views into wider row-major matrices (rows padded past the
+        // columns used, the padding poisoned with NaN): B small enough to be read in
+        // place, with whole panels and a packed last panel, over one and two depth blocks
+        fn run<T: Scalar + Into<f64> + From<f32>>(m: usize, n: usize, k: usize) {
+            let (rs_a, rs_b) = (k + 5, n + 7);
+            let av: Vec<f64> = (0..m * k).map(|i| ((i * 31) % 17) as f64 - 8.0).collect();
+            let bv: Vec<f64> = (0..k * n).map(|i| ((i * 13) % 7) as f64 * 0.5 - 1.5).collect();
+            let want = naive(m, n, k, &av, &bv);
+            let pad = |v: &[f64], rows: usize, cols: usize, rs: usize| -> Vec<T> {
+                (0..rows * rs)
+                    .map(|q| if q % rs < cols { T::from(v[q / rs * cols + q % rs] as f32) } else { T::from(f32::NAN) })
+                    .collect()
+            };
+            let (a_store, b_store) = (pad(&av, m, k, rs_a), pad(&bv, k, n, rs_b));
+            let a = MatRef { ptr: a_store.as_ptr(), rs: rs_a as isize, cs: 1 };
+            let b = MatRef { ptr: b_store.as_ptr(), rs: rs_b as isize, cs: 1 };
+            let mut c = vec![T::from(f32::NAN); m * n];
+            // SAFETY: AVX-512F is checked by the caller; A is m × k and B k × n inside their stores.
+            unsafe { gemm(m, n, k, a, b, c.as_mut_ptr(), n, false, &[], false) };
+            for (i, (&g, &w)) in c.iter().zip(&want).enumerate() {
+                // small integers and halves: every product and sum is exact
+                assert_eq!(g.into(), w, "{m}×{n}×{k} [{i}]");
+            }
+        }
+        if !available() {
+            return;
+        }
+        for (m, n, k) in [(30, 64, 40), (25, 70, 33), (13, 40, 1100)] {
+            run::<f32>(m, n, k);
+            run::<f64>(m, n, k);
+        }
+    }
+
+    #[test]
     fn products_match_a_naive_loop_at_every_edge() {
         if !available() {
             return;
