@@ -560,6 +560,14 @@ unsafe impl<T: Sync> Send for MatRef<T> {}
 unsafe impl<T: Sync> Sync for MatRef<T> {}
 
 impl<T: Copy> MatRef<T> {
+    /// Whether the kernel may read this matrix's rows where they are, rather
+    /// than from a packed copy: they are contiguous, in order, and not a multiple
+    /// of 4 KiB apart (rows that are fall into one L1 set, whose 8 ways cannot
+    /// hold the lines of the `MR` rows, or of a B panel's steps, read side by side).
+    fn rows_in_place(&self) -> bool {
+        self.cs == 1 && self.rs > 0 && !(self.rs as usize * std::mem::size_of::<T>()).is_multiple_of(4096)
+    }
+
     /// The submatrix from (i, j) on: a pointer move only, never dereferenced
     /// here (its caller reads it only where (i, j) is inside the matrix).
     fn shifted(self, i: usize, j: usize) -> Self {
@@ -748,16 +756,12 @@ pub(crate) unsafe fn gemm<T: Scalar>(
     // (one band when single-threaded: the caller may be one of many parallel products)
     let bands = if parallel { panels_m.min(2 * threads) } else { 1 };
     let c_addr = c as usize;
-    let size = std::mem::size_of::<T>();
     // A small row-major B is read in place: each step of a whole panel is NR contiguous
-    // elements of a row, and only a last panel of fewer columns is packed. (Not when
-    // its rows are a multiple of 4 KiB apart, for the same reason as A's in
-    // `compute_band`; nor a large B, whose panels would run down thousands of rows on
-    // as many pages.) See [`B_IN_PLACE_BYTES`] for what it gained.
-    let b_in_place = b.cs == 1
-        && b.rs > 0
-        && k.saturating_mul(n).saturating_mul(size) <= B_IN_PLACE_BYTES
-        && !(b.rs as usize * size).is_multiple_of(4096);
+    // elements of a row, and only a last panel of fewer columns is packed. (Not a large
+    // B, whose panels would run down thousands of rows on as many pages.) See
+    // [`B_IN_PLACE_BYTES`] for what it gained.
+    let b_in_place =
+        b.rows_in_place() && k.saturating_mul(n).saturating_mul(std::mem::size_of::<T>()) <= B_IN_PLACE_BYTES;
     // all of B (or its last panel), packed into NR-column panels that run over the whole
     // depth: the block (pc..pc+kc) of a panel is then its contiguous slice pc·NR..(pc+kc)·NR
     let (j_packed, full) = if b_in_place { (n / T::NR * T::NR, n / T::NR) } else { (0, 0) };
@@ -769,7 +773,7 @@ pub(crate) unsafe fn gemm<T: Scalar>(
         unsafe { pack_b(packed, b.shifted(0, j_packed), k, n - j_packed, parallel) };
     }
     // (`step` is only read for the `full` panels, which are B's own: b.rs > 0 then)
-    let panels = Panels { full, ptr: b.ptr, step: b.rs as usize, packed: packed.as_ptr(), count: n.div_ceil(T::NR), k };
+    let panels = Panels { full, ptr: b.ptr, step: b.rs as usize, packed: packed.as_ptr(), k };
     // one parallel region per product: each band runs every depth block itself
     let band = |(r0, rows): (usize, usize)| {
         let upcoming = if bands == 1 { upcoming } else { &[] };
@@ -797,11 +801,13 @@ pub(crate) unsafe fn gemm<T: Scalar>(
 /// [`gemm`](fn@gemm)): a quarter of a 1 MiB L2, which holds a batch's next B
 /// beside this one. Packing cost a copy per product and, for a single product of
 /// 2¹⁵ elements of B or more, a parallel region of its own. Measured on the Zen 4
-/// host, two threads, one build with and without, alternating processes, medians
-/// (µs): E2 (64 × 128³) 1305–1342 → 1253–1270 (4 of 4 rounds; one thread 2724 →
-/// 2474–2508), 256² f32 194–196 → 154, 96 × 512 × 64 122 → 58, the same with A
-/// transposed 86–138 → 70–78, E7 208 → 175, 64 × 128³ f64 2535–2609 → 2477–2481;
-/// E3 (B transposed: packed), E4 and 2048 × 64 × 512 level.
+/// host, two threads, alternating processes, medians (µs): E2 (64 × 128³) 1305–1342
+/// → 1253–1270 (4 of 4 rounds; one thread 2724 → 2474–2508), 96 × 512 × 64 f32 122
+/// → 58, the same with A transposed 86–138 → 70–78, 64 × 128³ f64 2535–2609 →
+/// 2477–2481 (a build with it behind a switch); against the build before, 256² f32
+/// 167.5–170.6 → 158.8–164.8, 100² f32 37.2–38.1 → 32.8–35.9 and 180² f64
+/// 158–161 → 135–147 (a packed last panel each); E3 (B transposed: packed), E4, E7
+/// and 2048 × 64 × 512 level.
 const B_IN_PLACE_BYTES: usize = 256 << 10;
 
 /// B's panels as `compute_band` reads them: step p of panel s is `NR`
@@ -815,7 +821,6 @@ struct Panels<T> {
     ptr: *const T,
     step: usize,
     packed: *const T,
-    count: usize,
     k: usize,
 }
 
@@ -823,12 +828,12 @@ impl<T: Scalar> Panels<T> {
     /// Where step `p` of panel `s` starts, and how far apart its steps are.
     ///
     /// # Safety
-    /// `s < count` and `p < k`, for panels that describe a live B (the
+    /// `s < n.div_ceil(NR)` and `p < k`, for panels that describe a live B (the
     /// contract of `compute_band`).
     #[inline]
     unsafe fn at(&self, s: usize, p: usize) -> (*const T, usize) {
         // SAFETY: inside B's row p, columns s·NR.. (in place), or inside the packed copy
-        // of `(count − full)` panels of k steps (forwarded from the contract).
+        // of the panels past `full`, k steps each (forwarded from the contract).
         unsafe {
             if s < self.full {
                 (self.ptr.add(s * T::NR + p * self.step), self.step)
@@ -1088,7 +1093,7 @@ unsafe fn compute_band<T: Scalar>(
     // same at 1000³. Not when its rows are a multiple of 4 KiB apart: the MR rows then
     // fall into one L1 set (8 ways), and 1024³ ran 0.80–0.94× as fast as packed.
     // Short panels (fewer than MR rows left) are packed: the kernel reads MR rows.
-    let in_place = a.cs == 1 && a.rs > 0 && !(a.rs as usize * std::mem::size_of::<T>()).is_multiple_of(4096);
+    let in_place = a.rows_in_place();
     let blocks = rows.div_ceil(mc_max);
     let block_rows = rows.div_ceil(MR).div_ceil(blocks) * MR;
     for pc in (0..k).step_by(T::KC) {
@@ -1123,10 +1128,10 @@ unsafe fn compute_band<T: Scalar>(
             // E3 (64 products of 256 × 64 × 256, A in place), alternating rounds, medians: one
             // thread 6.48 → 6.41 and 6.32 → 5.92 ms; two threads 3.58 → 3.40, 3.65 → 3.47,
             // 3.62 → 3.61, 3.29 → 3.37 (the host's noise is of that size). E2, E7 unchanged.
-            let panels_n = pb.count;
+            let panels_n = n.div_ceil(nr);
             let a_panel_outer = in_place && panels_n * kc * nr * std::mem::size_of::<T>() <= 512 << 10;
             let mut run_tile = |s: usize, q: usize| {
-                // SAFETY: panel s < count, from step pc < k (the contract).
+                // SAFETY: panel s < n.div_ceil(NR), from step pc < k (the contract).
                 let (bp, rs_b) = unsafe { pb.at(s, pc) };
                 let ap = &pa[q * MR * kc..(q + 1) * MR * kc];
                 let j0 = s * nr;
