@@ -4,8 +4,8 @@
 //! |---|---|
 //! | `tf.debugging.check_numerics` | [`check_numerics`] |
 
-use crate::error::{Error, Result};
-use crate::kernels::{for_each_block, walk::Walk};
+use crate::core::error::{Error, Result};
+use crate::kernels::{for_each_block, strided::Walk};
 use crate::{DType, Tensor};
 
 /// Returns `tensor` unchanged if it holds no NaN or infinity

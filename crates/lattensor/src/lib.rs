@@ -40,55 +40,52 @@
 //! ```
 #![warn(missing_docs)]
 
-mod array_ops;
-mod bitcast;
-pub mod bitwise;
-mod categorical;
-mod combine;
-mod creation;
-pub mod debugging;
-pub mod display;
-mod dtype;
+mod core;
 pub mod einsum;
-mod element;
-mod error;
-mod gather;
-pub mod image;
+mod io;
 mod kernels;
-mod layout;
+pub mod ops;
+pub mod promote;
+pub mod tnp;
+
+// TF's grouping: each module names ops implemented in `ops` (and `einsum`,
+// `random`, `image`) under their `tf.<group>.<name>` paths.
+pub mod bitwise;
+pub mod debugging;
+pub mod image;
 pub mod linalg;
 pub mod math;
 pub mod nn;
-pub mod npy;
-pub mod numpy;
-pub mod ops;
-pub mod promote;
 pub mod random;
-mod scalar;
-mod storage;
-mod tensor;
 mod variable;
 
-pub use array_ops::{PadMode, Splits, expand_dims, identity, pad, reshape, split, squeeze, stop_gradient, transpose};
-pub use bitcast::bitcast;
-pub use categorical::{one_hot, unique, unique_with_counts};
-pub use combine::{concat, stack, where_};
-pub use creation::{
-    Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,
-};
-pub use dtype::{DType, FInfo, IInfo, Kind};
-pub use element::Element;
-pub use error::{Category, Error, Result};
-pub use gather::{TakeMode, gather};
-pub use layout::{Layout, SliceArg, broadcast_shapes};
-pub use ops::{clip_by_value, realdiv, truncatediv, truncatemod};
-pub use promote::{LatticeType, PromotionMode};
-pub use scalar::{Operand, Scalar};
-pub use storage::{
+pub use io::{display, npy};
+/// The old name of [`tnp`] (`tf.experimental.numpy`).
+#[doc(hidden)]
+pub use tnp as numpy;
+
+pub use crate::core::dtype::{DType, FInfo, IInfo, Kind};
+pub use crate::core::element::Element;
+pub use crate::core::error::{Category, Error, Result};
+pub use crate::core::layout::{Layout, SliceArg, broadcast_shapes};
+pub use crate::core::scalar::{Operand, Scalar};
+pub use crate::core::storage::{
     DEFAULT_MAX_TENSOR_BYTES, DEFAULT_STORAGE_CACHE_BYTES, max_tensor_bytes, set_max_tensor_bytes,
     set_storage_cache_bytes, storage_cache_bytes,
 };
-pub use tensor::Tensor;
+pub use crate::core::tensor::Tensor;
+pub use ops::array_ops::{
+    PadMode, Splits, expand_dims, identity, pad, reshape, split, squeeze, stop_gradient, transpose,
+};
+pub use ops::bitcast::bitcast;
+pub use ops::categorical::{one_hot, unique, unique_with_counts};
+pub use ops::combine::{concat, stack, where_};
+pub use ops::creation::{
+    Value, arange, constant, constant_as, eye, full, full_like, linspace, ones, ones_like, zeros, zeros_like,
+};
+pub use ops::gather::{TakeMode, gather};
+pub use ops::{clip_by_value, realdiv, truncatediv, truncatemod};
+pub use promote::{LatticeType, PromotionMode};
 pub use variable::Variable;
 
 /// Casts `x` to `dtype` (TF's `tf.cast`); the result is strong.

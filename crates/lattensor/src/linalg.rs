@@ -14,4 +14,4 @@
 //! ```
 
 pub use crate::einsum::einsum;
-pub use crate::ops::linalg::{diag, diag_part, matmul, matmul_ext, matrix_transpose, tensor_diag_part, trace};
+pub use crate::ops::matrix::{diag, diag_part, matmul, matmul_ext, matrix_transpose, tensor_diag_part, trace};

@@ -14,7 +14,7 @@
 //! assert_eq!(l[0], -0.2);
 //! ```
 
-pub use crate::ops::nn::{
+pub use crate::ops::activation::{
     depth_to_space, elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, softmax, softsign, space_to_depth, swish,
     swish as silu,
 };

@@ -2,8 +2,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use crate::creation::Value;
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
+use crate::ops::creation::Value;
 use crate::promote::{self, LatticeType};
 use crate::{DType, Tensor, ops};
 
@@ -126,9 +126,9 @@ impl std::fmt::Display for Variable {
         write!(
             f,
             "<Variable shape={} dtype={}, numpy={}>",
-            crate::display::shape_str(t.shape()),
+            crate::io::display::shape_str(t.shape()),
             t.dtype(),
-            crate::display::numpy_str(&t)
+            crate::io::display::numpy_str(&t)
         )
     }
 }

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use super::parse::{Front, Resolved};
 use super::plan::PathOptions;
-use crate::error::Result;
+use crate::core::error::Result;
 
 /// What `einsum_front` computes from the equation and shapes alone.
 pub(crate) struct Prepared {

@@ -19,9 +19,9 @@ use std::sync::Arc;
 use num_complex::{Complex32, Complex64};
 
 use super::parse::Resolved;
-use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::layout::Layout;
 use crate::{DType, Tensor};
 
 /// The semiring an einsum computes in: `(+, ×)` for numbers (integers wrap),
@@ -121,7 +121,7 @@ fn data<C: Element>(t: &Tensor) -> Result<Cow<'_, [C]>> {
         Some(s) => Ok(Cow::Borrowed(s)),
         None => {
             let n = t.numel();
-            crate::storage::check_alloc(
+            crate::core::storage::check_alloc(
                 n.saturating_mul(C::DTYPE.size()),
                 &format!("einsum (a copy of an operand view of shape {:?})", t.shape()),
             )?;
@@ -203,7 +203,7 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     let perm: Vec<usize> = keep.iter().chain(&gone).copied().collect();
     let p = op.t.transpose(&perm)?;
     let shape: Vec<usize> = keep.iter().map(|&a| op.t.shape()[a]).collect();
-    let inner: usize = crate::layout::dims_product(gone.iter().map(|&a| op.t.shape()[a]));
+    let inner: usize = crate::core::layout::dims_product(gone.iter().map(|&a| op.t.shape()[a]));
     let labels = keep.iter().map(|&a| op.labels[a]).collect();
     let leading = gone.iter().enumerate().all(|(q, &a)| a == q); // summed axes come first
     let t = if inner == 0 {
@@ -211,7 +211,7 @@ fn reduce<C: Ring>(op: Op, drop: impl Fn(usize) -> bool) -> Result<Op> {
     } else if leading && op.t.is_contiguous() && !keep.is_empty() {
         // column sums of a contiguous [summed, kept] block: add whole rows, no transpose copy
         let d = data::<C>(&op.t)?;
-        let width: usize = crate::layout::dims_product(shape.iter().copied());
+        let width: usize = crate::core::layout::dims_product(shape.iter().copied());
         new_tensor::<C>(&shape, |out| {
             if width == 0 {
                 return;
@@ -436,7 +436,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
     let pos = |labels: &[usize], want: &[usize]| -> Vec<usize> {
         want.iter().filter_map(|w| labels.iter().position(|l| l == w)).collect()
     };
-    let prod = |ls: &[usize]| -> usize { crate::layout::dims_product(ls.iter().map(|&l| sizes[l])) };
+    let prod = |ls: &[usize]| -> usize { crate::core::layout::dims_product(ls.iter().map(|&l| sizes[l])) };
     let (bt, m, k, n) = (prod(&batch), prod(&fa), prod(&con), prod(&fb));
     let shape: Vec<usize> = batch.iter().chain(&fa).chain(&fb).map(|&l| sizes[l]).collect();
     let labels: Vec<usize> = batch.iter().chain(&fa).chain(&fb).copied().collect();
@@ -576,7 +576,7 @@ fn execute_in<C: Ring>(r: &Resolved, operands: &[&Tensor], result: DType, path: 
 /// values on the generalised diagonal, zeros elsewhere.
 fn inflate<C: Ring>(t: &Tensor, uniq: &[usize], output: &[usize], sizes: &[usize]) -> Result<Tensor> {
     let out_shape: Vec<usize> = output.iter().map(|&l| sizes[l]).collect();
-    let strides = crate::layout::contiguous_strides(&out_shape);
+    let strides = crate::core::layout::contiguous_strides(&out_shape);
     let ustr: Vec<usize> = uniq
         .iter()
         .map(|u| output.iter().zip(&strides).filter(|(l, _)| *l == u).map(|(_, &s)| s as usize).sum())

@@ -37,7 +37,7 @@ pub use numpy::{einsum as numpy_einsum, einsum_path as numpy_einsum_path};
 pub use parse::Front;
 pub use plan::{PathOptions, Plan, Step, Strategy};
 
-use crate::error::Result;
+use crate::core::error::Result;
 use crate::promote;
 use crate::{DType, Tensor};
 

@@ -10,7 +10,7 @@
 
 use super::{Front, PathOptions, Plan, einsum_front};
 use crate::Tensor;
-use crate::error::Result;
+use crate::core::error::Result;
 
 /// `numpy.einsum(subscripts, *operands, optimize=True)`; re-exported as
 /// [`lattensor::einsum::numpy_einsum`](super::numpy_einsum).

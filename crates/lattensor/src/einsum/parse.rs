@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// Which front end's rules apply.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// Operand counts up to this use the exact search under [`Strategy::Auto`].
 pub const AUTO_OPTIMAL_MAX: usize = 10;

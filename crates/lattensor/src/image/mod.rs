@@ -27,11 +27,11 @@
 
 use std::str::FromStr;
 
-use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::layout::{broadcast_shapes, checked_numel};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::layout::{broadcast_shapes, checked_numel};
+use crate::core::scalar::{Operand, Scalar};
 use crate::promote::{self, PromotionMode};
-use crate::scalar::{Operand, Scalar};
 use crate::{DType, Tensor, ops};
 
 const IMAGE_DTYPES: &str =

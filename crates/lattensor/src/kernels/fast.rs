@@ -12,7 +12,7 @@ use half::slice::HalfFloatSliceExt;
 use half::{bf16, f16};
 
 use crate::DType;
-use crate::element::Element;
+use crate::core::element::Element;
 
 /// Runs `f` compiled for the best instruction set the CPU supports; call it
 /// through [`simd!`], which marks the closure `#[inline(always)]`.

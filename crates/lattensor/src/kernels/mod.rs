@@ -11,16 +11,16 @@
 
 pub(crate) mod column_sums;
 pub(crate) mod fast;
+pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
-pub(crate) mod half;
 pub(crate) mod pool;
-pub(crate) mod walk;
+pub(crate) mod strided;
 
-use crate::element::{Element, convert_slice};
-use crate::scalar::{Operand, Scalar};
+use crate::core::element::{Element, convert_slice};
+use crate::core::scalar::{Operand, Scalar};
 use crate::{DType, Tensor, with_dtype};
-use walk::{Run, Walk};
+use strided::{Run, Walk};
 
 /// Elements per block of on-the-fly conversion.
 pub(crate) const BLOCK: usize = 256;
@@ -180,7 +180,7 @@ pub(crate) fn copy_into<D: Element>(src: &Tensor, dst: &mut [D]) {
 /// `Vec`; its size is checked as a tensor's would be (a broadcast view may be huge).
 pub(crate) fn row_major<D: Element>(src: &Tensor, op: &str) -> crate::Result<Vec<D>> {
     let bytes = src.numel().saturating_mul(std::mem::size_of::<D>());
-    crate::storage::check_alloc(bytes, &format!("{op} (shape {:?}, {})", src.shape(), D::DTYPE))?;
+    crate::core::storage::check_alloc(bytes, &format!("{op} (shape {:?}, {})", src.shape(), D::DTYPE))?;
     let mut v = vec![D::default(); src.numel()];
     copy_into(src, &mut v);
     Ok(v)
@@ -542,7 +542,7 @@ where
             };
             let scalar_left = a.tensor().is_none();
             let walk = Walk::new([t.layout()]);
-            let half_scalar = half::HalfSrc::Scalar(s.cast_into::<f32>());
+            let half_scalar = fused_half::HalfSrc::Scalar(s.cast_into::<f32>());
             let streaming = Streaming::of(out, t.bytes_read());
             for_chunks(out, |lo, out| {
                 let mut buf = [R::default(); BLOCK];
@@ -604,36 +604,41 @@ where
 /// An operand run of [`binary_via`] as the fused f16/bf16 loop reads it: a
 /// contiguous run of the output's dtype, or a broadcast element (as f32).
 #[inline]
-fn half_src<'t, O: Element>(t: &'t Tensor, offset: isize, stride: isize, len: usize) -> Option<half::HalfSrc<'t, O>> {
+fn half_src<'t, O: Element>(
+    t: &'t Tensor,
+    offset: isize,
+    stride: isize,
+    len: usize,
+) -> Option<fused_half::HalfSrc<'t, O>> {
     if !matches!(O::DTYPE, DType::F16 | DType::BF16) {
         return None;
     }
     match stride {
-        0 => Some(half::HalfSrc::Scalar(read_one::<f32>(t, offset))),
-        1 if t.dtype == O::DTYPE => Some(half::HalfSrc::Slice(&t.storage_slice::<O>()[offset as usize..][..len])),
+        0 => Some(fused_half::HalfSrc::Scalar(read_one::<f32>(t, offset))),
+        1 if t.dtype == O::DTYPE => Some(fused_half::HalfSrc::Slice(&t.storage_slice::<O>()[offset as usize..][..len])),
         _ => None,
     }
 }
 
-/// One run of [`binary_via`] by the fused f16/bf16 loop ([`half::binary`]) when
+/// One run of [`binary_via`] by the fused f16/bf16 loop ([`fused_half::binary`]) when
 /// the op computes in f32, through `sink` (a block at a time when it streams);
 /// returns whether it ran.
 #[inline]
 fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
-    a: half::HalfSrc<'_, O>,
-    b: half::HalfSrc<'_, O>,
+    a: fused_half::HalfSrc<'_, O>,
+    b: fused_half::HalfSrc<'_, O>,
     out: &mut [O],
     f: &F,
     sink: &mut Sink<O>,
 ) -> bool {
-    if R::DTYPE != DType::F32 || !half::available::<O>() {
+    if R::DTYPE != DType::F32 || !fused_half::available::<O>() {
         return false;
     }
     // R is f32 here, so the casts are the identity
     let g = |x: f32, y: f32| f(x.cast_into::<R>(), y.cast_into::<R>()).cast_into::<f32>();
     // a streamed output written straight from registers where the CPU's loop can
     // (the sink's `finish` fences the stores)
-    if sink.stream && half::binary_streamed(a, b, out, &g) {
+    if sink.stream && fused_half::binary_streamed(a, b, out, &g) {
         return true;
     }
     let step = sink.step(true, out.len());
@@ -643,7 +648,7 @@ fn fused_half<R: Element, O: Element, F: Fn(R, R) -> R>(
         let n = step.min(out.len() - start);
         let o = &mut out[start..start + n];
         sink.write(o, |o| {
-            half::binary(a.sub(start, n), b.sub(start, n), o, &g, ahead);
+            fused_half::binary(a.sub(start, n), b.sub(start, n), o, &g, ahead);
         });
     }
     true
@@ -1003,7 +1008,7 @@ mod tests {
 
     use super::fast::tests::FORCE_STREAM;
     use super::{Src, apply, fast, streamed_lines_in};
-    use crate::element::Element;
+    use crate::core::element::Element;
     use crate::{DType, Tensor, ops};
 
     #[test]

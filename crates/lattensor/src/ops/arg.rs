@@ -2,9 +2,9 @@
 //! `tf.math.argmin`; `tnp.argmax`/`tnp.argmin` flatten first when their axis
 //! is `None`).
 
-use crate::error::Result;
+use crate::core::error::Result;
+use crate::core::layout::normalize_axis;
 use crate::kernels::row_major;
-use crate::layout::normalize_axis;
 use crate::{DType, Tensor};
 
 use super::unary::unsupported;

@@ -1,12 +1,12 @@
 //! The arithmetic that proves the model: add, subtract, multiply, true
 //! divide and negate, promoted through the lattice.
 
-use super::num::{Inexact, Num};
-use crate::error::{Error, Result};
+use super::scalar_arith::{Inexact, Num};
+use crate::core::error::{Error, Result};
+use crate::core::layout::broadcast_shapes;
+use crate::core::scalar::Operand;
 use crate::kernels::{self, Input};
-use crate::layout::broadcast_shapes;
 use crate::promote::{self, LatticeType};
-use crate::scalar::Operand;
 use crate::{DType, Tensor, with_inexact_dtype, with_numeric_dtype};
 
 /// The operands of a promoting binary op, broadcast and typed.

@@ -15,11 +15,11 @@ use num_traits::Float;
 
 use super::arith::{Prepared, prepare, truediv_type};
 use super::unary::unsupported;
-use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::scalar::Operand;
 use crate::kernels::{self, Input};
 use crate::promote::LatticeType;
-use crate::scalar::Operand;
 use crate::{DType, Tensor};
 
 const REAL: &str = "every dtype but bool and complex";

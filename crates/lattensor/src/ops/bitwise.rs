@@ -8,10 +8,10 @@
 
 use super::arith::prepare;
 use super::unary::unsupported;
-use crate::element::Element;
-use crate::error::Result;
+use crate::core::element::Element;
+use crate::core::error::Result;
+use crate::core::scalar::Operand;
 use crate::kernels;
-use crate::scalar::Operand;
 use crate::{DType, Tensor};
 
 const INTEGERS: &str = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";

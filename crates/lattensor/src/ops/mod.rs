@@ -18,16 +18,32 @@
 //! assert_eq!(n.to_vec::<f32>().unwrap(), vec![-4.0, -6.0]);
 //! ```
 
+pub mod activation;
 mod arg;
 mod arith;
+pub(crate) mod array_ops;
 mod binary;
+pub(crate) mod bitcast;
 mod bitwise;
-pub mod linalg;
-pub mod nn;
-pub mod num;
+pub(crate) mod categorical;
+pub(crate) mod combine;
+pub(crate) mod creation;
+pub(crate) mod gather;
+pub mod matrix;
 pub(crate) mod reduce;
+pub mod scalar_arith;
 pub mod special;
 pub(crate) mod unary;
+
+/// The old path of [`matrix`] (`tf.linalg`'s implementations).
+#[doc(hidden)]
+pub use activation as nn;
+/// The old path of [`activation`] (`tf.nn`'s implementations).
+#[doc(hidden)]
+pub use matrix as linalg;
+/// The old path of [`scalar_arith`].
+#[doc(hidden)]
+pub use scalar_arith as num;
 
 pub use arg::{argmax, argmin};
 pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
@@ -49,9 +65,9 @@ pub use unary::{
 };
 
 use crate::Tensor;
-use crate::error::Result;
-use crate::scalar::Operand;
-use crate::scalar::Scalar;
+use crate::core::error::Result;
+use crate::core::scalar::Operand;
+use crate::core::scalar::Scalar;
 use num_complex::Complex64;
 
 /// Same as [`divide`] (TF's name).

@@ -14,11 +14,11 @@
 use num_complex::Complex64;
 
 use super::unary::unsupported;
-use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::kernels::walk::Walk;
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
+use crate::kernels::strided::Walk;
 use crate::kernels::{for_each_block, par_map, par_map_chunks};
-use crate::layout::normalize_axis;
 use crate::{DType, Tensor, with_dtype};
 
 /// Which axes a reduction runs over.
@@ -113,8 +113,8 @@ fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
     Ok(Plan {
         view,
         out_shape,
-        outer: crate::layout::dims_product(kept.iter().map(|&i| shape[i])),
-        inner: crate::layout::dims_product(gone.iter().map(|&i| shape[i])),
+        outer: crate::core::layout::dims_product(kept.iter().map(|&i| shape[i])),
+        inner: crate::core::layout::dims_product(gone.iter().map(|&i| shape[i])),
         rows: (leading && x.is_contiguous()).then(|| x.clone()),
     })
 }
@@ -185,7 +185,7 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
         }
         let mut row = vec![0f64; w];
         for r in r0..r1 {
-            crate::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
+            crate::core::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
             crate::kernels::fast::simd!({
                 if compensate {
                     for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {

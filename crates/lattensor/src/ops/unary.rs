@@ -9,8 +9,8 @@ use half::{bf16, f16};
 use num_complex::Complex;
 use num_traits::Float;
 
-use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
 use crate::kernels;
 use crate::{DType, Tensor};
 
@@ -369,7 +369,7 @@ pub fn round(x: &Tensor) -> Result<Tensor> {
 pub(crate) trait NumFn {
     const NAME: &'static str;
     const SUPPORTED: &'static str;
-    fn apply<T: super::num::Num + Signum>(x: T) -> T;
+    fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T;
     fn accepts(d: DType) -> bool;
 }
 
@@ -442,7 +442,7 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
     impl NumFn for F {
         const NAME: &'static str = "sign";
         const SUPPORTED: &'static str = SIGNED;
-        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
             x.signum_()
         }
         fn accepts(d: DType) -> bool {
@@ -461,7 +461,7 @@ pub fn square(x: &Tensor) -> Result<Tensor> {
     impl NumFn for F {
         const NAME: &'static str = "square";
         const SUPPORTED: &'static str = NUMERIC;
-        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
             x.mul(x)
         }
         fn accepts(d: DType) -> bool {
@@ -487,7 +487,7 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     impl NumFn for F {
         const NAME: &'static str = "abs";
         const SUPPORTED: &'static str = SIGNED;
-        fn apply<T: super::num::Num + Signum>(x: T) -> T {
+        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
             x.abs_()
         }
         fn accepts(d: DType) -> bool {

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use crate::DType;
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// A node of the promotion lattice: a dtype and whether it is weak.
 ///

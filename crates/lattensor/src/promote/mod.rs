@@ -25,7 +25,7 @@
 //! ```
 
 mod lattice;
-mod numpy;
+mod nep50;
 
 use std::cell::Cell;
 use std::fmt;
@@ -33,8 +33,8 @@ use std::fmt;
 pub use lattice::{COVERING_EDGES, LatticeType, NODES, WEAK_DTYPES, join, path};
 
 use crate::DType;
-use crate::dtype::Kind;
-use crate::error::{Error, Result};
+use crate::core::dtype::Kind;
+use crate::core::error::{Error, Result};
 
 /// How implicit promotion behaves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -229,7 +229,7 @@ pub fn result_type_for(op: &str, operands: &[LatticeType], mode: PromotionMode) 
         return Ok(LatticeType { dtype: DType::F32, weak: true });
     };
     if mode == PromotionMode::NumPy {
-        return Ok(numpy::result_type(operands));
+        return Ok(nep50::result_type(operands));
     }
     let result = rest.iter().fold(first, |acc, &t| join(acc, t));
     let refusal = match mode {

@@ -29,9 +29,9 @@ mod poisson;
 
 use half::{bf16, f16};
 
-use crate::error::Result;
+use crate::core::error::Result;
+use crate::core::layout::broadcast_shapes;
 use crate::kernels::for_chunks;
-use crate::layout::broadcast_shapes;
 use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor};
 use philox::{Stream, Words, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};

@@ -430,7 +430,7 @@ pub fn y1(x: f64) -> f64 {
 pub mod tensor {
     use super::super::special_fn;
     use crate::Tensor;
-    use crate::error::Result;
+    use crate::core::error::Result;
 
     macro_rules! bessel {
         ($name:ident, $f:ident, $what:literal, $x:literal, $v:literal) => {

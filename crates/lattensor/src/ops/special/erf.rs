@@ -121,7 +121,7 @@ fn erfc_asym_series(x: f64) -> f64 {
 pub mod tensor {
     use super::super::special_fn;
     use crate::Tensor;
-    use crate::error::Result;
+    use crate::core::error::Result;
 
     special_fn!(
         /// `tf.math.erf`: the error function.

@@ -507,7 +507,7 @@ fn digamma_negative(x: f64) -> f64 {
 pub mod tensor {
     use super::super::special_fn;
     use crate::Tensor;
-    use crate::error::Result;
+    use crate::core::error::Result;
 
     special_fn!(
         /// `tf.math.lgamma`: `log|Γ(x)|`, `+inf` at the poles and at `±inf`.

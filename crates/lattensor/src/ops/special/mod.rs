@@ -10,12 +10,12 @@ mod bessel;
 pub(crate) mod dd;
 mod erf;
 mod gamma;
-mod misc;
+mod integrals;
 
 use half::{bf16, f16};
 
 use super::unary::unsupported;
-use crate::error::Result;
+use crate::core::error::Result;
 use crate::kernels;
 use crate::{DType, Tensor};
 
@@ -25,14 +25,14 @@ pub use bessel::tensor::{
 };
 pub use erf::tensor::{erf, erfc, erfcinv, erfinv, ndtri};
 pub use gamma::tensor::{digamma, lgamma};
-pub use misc::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
+pub use integrals::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 
 /// Scalar `f64` kernels, for callers that want them without a tensor.
 pub mod scalar {
     pub use super::bessel::{i0, i0e, i1, i1e, j0, j1, k0, k0e, k1, k1e, y0, y1};
     pub use super::erf::{erf, erfc, erfcinv, erfinv, ndtri};
     pub use super::gamma::{digamma, lgamma};
-    pub use super::misc::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
+    pub use super::integrals::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 }
 
 const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";

@@ -67,10 +67,10 @@ pub use shape::{
     vsplit,
 };
 
-pub use crate::creation::Value;
 pub use crate::ops::Axes;
+pub use crate::ops::creation::Value;
 
-use crate::error::Result;
+use crate::core::error::Result;
 use crate::{DType, Tensor};
 
 /// tnp's default float type under WeakTensor semantics (`np_utils.result_type(float)`).

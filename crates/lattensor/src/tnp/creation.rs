@@ -6,9 +6,9 @@
 
 use super::{Value, cast_opt, to_tensor};
 #[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
-use crate::scalar::Scalar;
+use crate::core::error::Error;
+use crate::core::error::Result;
+use crate::core::scalar::Scalar;
 use crate::{DType, Tensor};
 
 /// A fresh copy with the same dtype and weakness.

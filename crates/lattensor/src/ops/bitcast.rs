@@ -21,8 +21,8 @@
 
 use std::sync::Arc;
 
-use crate::error::{Error, Result};
-use crate::layout::Layout;
+use crate::core::error::{Error, Result};
+use crate::core::layout::Layout;
 use crate::{DType, Tensor};
 
 const ALLOWED: &str = "bfloat16, half, float, double, int64, int32, uint8, uint16, uint32, uint64, int8, int16, \
@@ -107,7 +107,7 @@ pub fn bitcast(x: &Tensor, dtype: DType) -> Result<Tensor> {
         }
     };
     if x.numel() == 0 {
-        let storage = Arc::new(crate::storage::Storage::zeroed(0)?);
+        let storage = Arc::new(crate::core::storage::Storage::zeroed(0)?);
         return Ok(Tensor::from_parts(storage, Layout::contiguous(&out_shape)?, dtype, false));
     }
     if let Some(layout) = view_layout(x, isz, osz, &out_shape) {
@@ -155,7 +155,7 @@ fn view_layout(x: &Tensor, isz: usize, osz: usize, out_shape: &[usize]) -> Optio
 }
 
 impl Tensor {
-    /// Reinterprets the bytes as `dtype`; see [`bitcast`](crate::bitcast()).
+    /// Reinterprets the bytes as `dtype`; see [`bitcast`](crate::ops::bitcast()).
     ///
     /// ```
     /// use lattensor::{DType, Tensor};
@@ -164,7 +164,7 @@ impl Tensor {
     /// ```
     ///
     /// # Errors
-    /// As [`bitcast`](crate::bitcast()).
+    /// As [`bitcast`](crate::ops::bitcast()).
     pub fn bitcast(&self, dtype: DType) -> Result<Tensor> {
         bitcast(self, dtype)
     }

@@ -21,7 +21,7 @@
 
 use super::{LatticeType, converts_losslessly};
 use crate::DType;
-use crate::dtype::Kind;
+use crate::core::dtype::Kind;
 
 /// NumPy's `promote_types` on two strong dtypes (with bfloat16 as above).
 pub(crate) fn promote_types(a: DType, b: DType) -> DType {

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
+use crate::core::error::{Error, Result};
+use crate::core::layout::Layout;
 use crate::einsum::{Front, PathOptions, einsum_front};
-use crate::error::{Error, Result};
-use crate::layout::Layout;
 use crate::promote;
 use crate::{DType, Tensor, with_dtype};
 
@@ -32,7 +32,7 @@ pub(crate) fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
 /// use lattensor::{constant, ops, DType, Tensor};
 /// let a = constant(vec![vec![1, 2]]).unwrap();
 /// let b = constant(vec![vec![3], vec![4]]).unwrap();
-/// let c = ops::linalg::matmul(&a, &b, false, false).unwrap();
+/// let c = ops::matrix::matmul(&a, &b, false, false).unwrap();
 /// assert_eq!((c.dtype(), c.is_weak(), c.to_vec::<i32>().unwrap()), (DType::I32, true, vec![11]));
 /// ```
 ///
@@ -90,7 +90,7 @@ pub fn matrix_transpose(x: &Tensor, conjugate: bool) -> Result<Tensor> {
 /// ```
 /// use lattensor::{ops, Tensor};
 /// let m = Tensor::from_vec((0..6).collect::<Vec<i32>>(), &[2, 3]).unwrap();
-/// let d = ops::linalg::diag_part(&m).unwrap();
+/// let d = ops::matrix::diag_part(&m).unwrap();
 /// assert!(d.shares_storage_with(&m));
 /// assert_eq!(d.to_vec::<i32>().unwrap(), vec![0, 4]);
 /// ```
@@ -126,7 +126,7 @@ pub fn diag(v: &Tensor) -> Result<Tensor> {
     let n = v.shape()[v.rank() - 1];
     let mut shape = v.shape().to_vec();
     shape.push(n);
-    let batch: usize = crate::layout::dims_product(v.shape()[..v.rank() - 1].iter().copied());
+    let batch: usize = crate::core::layout::dims_product(v.shape()[..v.rank() - 1].iter().copied());
     let mut out = Tensor::zeros(&shape, v.dtype())?;
     with_dtype!(v.dtype(), T, {
         let src = v.to_vec::<T>()?;

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// A runtime element type.
 ///

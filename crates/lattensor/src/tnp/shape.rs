@@ -10,8 +10,8 @@
 //! as TF's do; `append` promotes like `concatenate`.
 
 use super::{Axes, Value, to_tensor};
-use crate::error::{Error, Result};
-use crate::layout::{Layout, normalize_axis};
+use crate::core::error::{Error, Result};
+use crate::core::layout::{Layout, normalize_axis};
 use crate::ops::{self, unary::unsupported};
 use crate::{Element, SliceArg, Tensor, with_dtype};
 
@@ -82,7 +82,7 @@ pub fn flipud(m: impl Into<Value>) -> Result<Tensor> {
     flip(&m, 0)
 }
 
-use crate::ops::linalg::need_rank;
+use crate::ops::matrix::need_rank;
 
 /// Rotates by 90° `k` times in the plane of `axes`, from the first axis toward the
 /// second (`tnp.rot90`); a view.
@@ -495,7 +495,7 @@ pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Re
     let mut perm = vec![ax];
     perm.extend((0..r).filter(|&i| i != ax));
     let at = a.transpose(&perm)?;
-    let inner: usize = crate::layout::dims_product(at.shape()[1..].iter().copied());
+    let inner: usize = crate::core::layout::dims_product(at.shape()[1..].iter().copied());
     let mut shape = at.shape().to_vec();
     shape[0] = total;
     let mut out = Tensor::zeros(&shape, a.dtype())?;
@@ -551,7 +551,7 @@ pub fn take(
     mode: crate::TakeMode,
 ) -> Result<Tensor> {
     let (a, it) = (to_tensor(a)?, to_tensor(indices)?);
-    let mut idx = crate::gather::integer_indices("take", &it)?;
+    let mut idx = crate::ops::gather::integer_indices("take", &it)?;
     let (a, ax) = match axis {
         None => (a.reshape(&[-1])?, 0),
         Some(x) => {
@@ -559,8 +559,8 @@ pub fn take(
             (a, ax)
         }
     };
-    crate::gather::take_indices(&mut idx, a.shape()[ax], mode)?;
-    crate::gather::gather_indices("take", &a, &idx, it.shape(), ax as isize, 0)
+    crate::ops::gather::take_indices(&mut idx, a.shape()[ax], mode)?;
+    crate::ops::gather::gather_indices("take", &a, &idx, it.shape(), ax as isize, 0)
 }
 
 /// Sorts along `axis` (`tnp.sort`; `None` sorts the flattened input), ascending, NaNs last.
@@ -862,7 +862,7 @@ pub fn split(ary: impl Into<Value>, indices_or_sections: impl Into<Sections>, ax
 }
 
 fn split_for(op: &str, a: &Tensor, sections: Sections, axis: isize) -> Result<Vec<Tensor>> {
-    use crate::array_ops::{equal_parts, parts_along, split_axis};
+    use crate::ops::array_ops::{equal_parts, parts_along, split_axis};
     let ax = split_axis(op, a, axis)?;
     match sections {
         Sections::Count(n) => {
@@ -985,8 +985,8 @@ pub fn pad(
             a.shape()
         ))
     })?;
-    let pads = crate::array_ops::pad_pairs(op, &w, a.shape())?;
-    crate::array_ops::pad_with(op, &a, &pads, mode, constant_values.into(), true)
+    let pads = crate::ops::array_ops::pad_pairs(op, &w, a.shape())?;
+    crate::ops::array_ops::pad_with(op, &a, &pads, mode, constant_values.into(), true)
 }
 
 /// `tnp.append(arr, values, axis)`: `values` appended to `arr` along `axis`;
@@ -1011,7 +1011,7 @@ pub fn pad(
 pub fn append(arr: impl Into<Value>, values: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
     let (a, v) = (to_tensor(arr)?, to_tensor(values)?);
     match axis {
-        None => crate::combine::concat_for("append", &[&a.reshape(&[-1])?, &v.reshape(&[-1])?], 0),
-        Some(ax) => crate::combine::concat_for("append", &[&a, &v], ax),
+        None => crate::ops::combine::concat_for("append", &[&a.reshape(&[-1])?, &v.reshape(&[-1])?], 0),
+        Some(ax) => crate::ops::combine::concat_for("append", &[&a, &v], ax),
     }
 }

@@ -7,8 +7,8 @@
 //! ([`pad`]: constant, reflected or symmetric borders); their results are
 //! strong, as TF's are (neither is on TF's WeakTensor list).
 
-use crate::error::{Error, Result};
-use crate::layout::normalize_axis;
+use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
 use crate::{Element, SliceArg, Tensor, Value, ops, with_dtype};
 
 /// `x` itself (`tf.identity`): same dtype, weakness, shape and values.
@@ -264,7 +264,7 @@ pub(crate) fn equal_parts(op: &str, value: &Tensor, ax: usize, n: i64) -> Result
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     // every part is a tensor of its own: refuse counts whose handles alone exceed the memory limit
     let per_part = std::mem::size_of::<Tensor>() + 2 * value.rank() * std::mem::size_of::<usize>();
-    crate::storage::check_alloc(n.saturating_mul(per_part), &format!("{op} ({n} parts)"))?;
+    crate::core::storage::check_alloc(n.saturating_mul(per_part), &format!("{op} ({n} parts)"))?;
     crate::ensure!(
         len.is_multiple_of(n),
         "{op}: {n} equal parts do not divide axis {ax} of length {len} (shape {:?}); give a count that divides {len}, or a list of sizes",

@@ -289,7 +289,7 @@ pub fn spence(x: f64) -> f64 {
 pub mod tensor {
     use super::super::special_fn;
     use crate::Tensor;
-    use crate::error::Result;
+    use crate::core::error::Result;
 
     special_fn!(
         /// `tf.math.special.expint`: the exponential integral `Ei(x)`; `Ei(0) = -inf`, and for

@@ -8,9 +8,9 @@
 //! promote, to the same dtypes, but return strong tensors: they are not on the
 //! WeakTensor list.)
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
+use crate::core::layout::{broadcast_shapes, normalize_axis};
 use crate::kernels::{copy_into, row_major};
-use crate::layout::{broadcast_shapes, normalize_axis};
 use crate::promote::{LatticeType, current_mode, result_type_for};
 use crate::{DType, Tensor, with_dtype};
 

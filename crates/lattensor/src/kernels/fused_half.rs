@@ -11,7 +11,7 @@
 
 use half::{bf16, f16};
 
-use crate::element::Element;
+use crate::core::element::Element;
 use crate::kernels::fast::{bf16_to_f32, f32_to_bf16};
 
 /// One operand of [`binary`]: contiguous half-precision elements or a scalar already in f32.
@@ -215,7 +215,7 @@ mod avx512 {
 
     use super::{HalfSrc, Operand, one};
     use crate::DType;
-    use crate::element::Element;
+    use crate::core::element::Element;
 
     /// Sixteen elements at `p` widened to f32.
     ///
@@ -485,7 +485,7 @@ mod avx2 {
 
     use super::{HalfSrc, Operand, one};
     use crate::DType;
-    use crate::element::Element;
+    use crate::core::element::Element;
 
     /// Eight elements at `p` widened to f32 (bf16's signalling NaNs kept, as in
     /// `avx512::widen16`: the rounding quiets them with the same result).

@@ -12,7 +12,7 @@ use rustc_hash::FxBuildHasher;
 use half::{bf16, f16};
 use num_complex::{Complex32, Complex64};
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor, with_dtype};
 

@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// One cache line; the allocation unit that gives every storage 64-byte alignment.
 #[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]

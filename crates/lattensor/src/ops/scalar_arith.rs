@@ -7,7 +7,7 @@
 use half::{bf16, f16};
 use num_complex::{Complex32, Complex64};
 
-use crate::element::Element;
+use crate::core::element::Element;
 
 /// Ring operations of the 14 numeric element types.
 pub trait Num: Element {

@@ -31,8 +31,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::error::{Error, Result};
-use crate::layout::checked_numel;
+use crate::core::error::{Error, Result};
+use crate::core::layout::checked_numel;
 use crate::{DType, Tensor};
 
 /// The six magic bytes every `.npy` file starts with.

@@ -311,10 +311,10 @@ impl Element for bool {
         x.re != 0.0 || x.im != 0.0
     }
     fn slice_from_bytes(bytes: &[u8]) -> &[Self] {
-        crate::storage::bools_from_bytes(bytes)
+        crate::core::storage::bools_from_bytes(bytes)
     }
     fn slice_from_bytes_mut(bytes: &mut [u8]) -> &mut [Self] {
-        crate::storage::bools_from_bytes_mut(bytes)
+        crate::core::storage::bools_from_bytes_mut(bytes)
     }
     fn slice_as_bytes(items: &[Self]) -> &[u8] {
         bytemuck::cast_slice(items)

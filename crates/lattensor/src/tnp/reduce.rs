@@ -11,8 +11,8 @@
 use num_complex::Complex64;
 
 use super::{Axes, Value, cast_opt, to_inexact, to_tensor, widened_int};
-use crate::error::{Error, Result};
-use crate::layout::normalize_axis;
+use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
 use crate::ops::{self, unary::unsupported};
 use crate::promote::{self, LatticeType};
 use crate::{DType, Element, Tensor, with_dtype};

@@ -5,9 +5,9 @@
 //! gathered axis is one contiguous run after the input is made contiguous, so
 //! the copy is a `copy_from_slice` per index whatever the dtype.
 
-use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::layout::{checked_numel, normalize_axis};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::layout::{checked_numel, normalize_axis};
 use crate::{Tensor, with_dtype};
 
 /// `tf.gather(params, indices, axis, batch_dims)`: slices of `params` along
@@ -186,7 +186,7 @@ impl std::str::FromStr for TakeMode {
     }
 }
 
-/// Maps indices into `[0, n)` by `mode` (the `take` of [`crate::numpy::take`]).
+/// Maps indices into `[0, n)` by `mode` (the `take` of [`crate::tnp::take`]).
 pub(crate) fn take_indices(idx: &mut [i64], n: usize, mode: TakeMode) -> Result<()> {
     if idx.is_empty() {
         return Ok(());

@@ -11,8 +11,8 @@ use num_traits::Float;
 
 use super::{Value, to_inexact, to_tensor};
 #[cfg(doc)]
-use crate::error::Error;
-use crate::error::Result;
+use crate::core::error::Error;
+use crate::core::error::Result;
 use crate::kernels;
 use crate::ops::{self, unary::unsupported};
 use crate::{DType, Element, Tensor};

@@ -1,10 +1,10 @@
 //! Making tensors: `constant` (TF's conversion rule), zeros/ones/full,
 //! ranges, identity matrices and the `*_like` family.
 
-use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::scalar::Scalar;
 use crate::promote::{self, LatticeType};
-use crate::scalar::Scalar;
 use crate::{DType, Tensor, with_dtype};
 
 /// Anything [`constant`] accepts: a tensor, a literal, or a (nested) list of literals.
@@ -308,11 +308,11 @@ pub fn arange(
         }
         _ => ((l - s) / d).ceil().max(0.0),
     };
-    let max_elems = crate::storage::max_tensor_bytes() as f64 / dtype.size() as f64;
+    let max_elems = crate::core::storage::max_tensor_bytes() as f64 / dtype.size() as f64;
     if n > max_elems {
         return Err(Error::ResourceExhausted(format!(
             "arange: {n:.0} elements of {dtype} exceed the limit of {} bytes",
-            crate::storage::max_tensor_bytes()
+            crate::core::storage::max_tensor_bytes()
         )));
     }
     let n = n as usize;

@@ -3,8 +3,8 @@
 use half::{bf16, f16};
 use num_complex::{Complex32, Complex64};
 
-use crate::element::Element;
-use crate::error::{Error, Result};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
 use crate::promote::LatticeType;
 use crate::{DType, Tensor};
 

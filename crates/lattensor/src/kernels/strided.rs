@@ -6,7 +6,7 @@
 //! contiguous for every operand are merged first, so same-shape contiguous
 //! operands become one run of the whole tensor.
 
-use crate::layout::Layout;
+use crate::core::layout::Layout;
 
 /// The iteration space of `N` operands over one output shape.
 pub(crate) struct Walk<const N: usize> {
@@ -119,7 +119,7 @@ impl<const N: usize> Walk<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::layout::SliceArg;
+    use crate::core::layout::SliceArg;
 
     #[test]
     fn contiguous_operands_coalesce_to_one_run() {

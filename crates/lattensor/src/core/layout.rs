@@ -4,7 +4,7 @@
 //! (broadcast) or negative (reversed slices). Every size computation is
 //! checked, so a shape whose element count overflows is an error.
 
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 
 /// Shape, strides (in elements) and offset (in elements) of a view.
 #[derive(Clone, PartialEq, Eq, Debug)]

@@ -8,7 +8,7 @@
 use num_traits::Float;
 
 use super::unary::unsupported;
-use crate::error::{Error, Result};
+use crate::core::error::{Error, Result};
 use crate::{DType, Tensor, kernels};
 
 fn real_map(
@@ -17,7 +17,7 @@ fn real_map(
     f32f: impl Fn(f32) -> f32 + Sync,
     f64f: impl Fn(f64) -> f64 + Sync,
 ) -> Result<Tensor> {
-    use crate::element::Element;
+    use crate::core::element::Element;
     let mut out = Tensor::for_overwrite(op, x.shape(), x.dtype())?;
     match x.dtype() {
         DType::BF16 => kernels::unary::<f32, half::bf16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
@@ -34,7 +34,7 @@ fn real_map(
 /// ```
 /// use lattensor::{ops, Tensor};
 /// let x = Tensor::from_vec(vec![-2i32, 0, 3], &[3]).unwrap();
-/// assert_eq!(ops::nn::relu(&x).unwrap().to_vec::<i32>().unwrap(), vec![0, 0, 3]);
+/// assert_eq!(ops::activation::relu(&x).unwrap().to_vec::<i32>().unwrap(), vec![0, 0, 3]);
 /// ```
 ///
 /// # Errors
@@ -112,7 +112,7 @@ pub fn selu(x: &Tensor) -> Result<Tensor> {
 /// ```
 /// use lattensor::{DType, ops, Tensor};
 /// let x = Tensor::from_vec(vec![-5i32, 3], &[2]).unwrap();
-/// let y = ops::nn::leaky_relu(&x, 0.5).unwrap();
+/// let y = ops::activation::leaky_relu(&x, 0.5).unwrap();
 /// assert_eq!(y.dtype(), DType::F32);
 /// assert_eq!(y.to_vec::<f32>().unwrap(), vec![-2.5, 3.0]);
 /// ```
@@ -249,7 +249,7 @@ fn block_product(op: &str, x: &Tensor, block: usize, a: usize, b: usize) -> Resu
 /// ```
 /// use lattensor::{ops, Tensor};
 /// let x = Tensor::from_vec((1..=4).collect::<Vec<i32>>(), &[1, 2, 2, 1]).unwrap();
-/// let y = ops::nn::space_to_depth(&x, 2).unwrap();
+/// let y = ops::activation::space_to_depth(&x, 2).unwrap();
 /// assert_eq!((y.shape(), y.to_vec::<i32>().unwrap()), (&[1usize, 1, 1, 4][..], vec![1, 2, 3, 4]));
 /// ```
 ///

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::element::Element;
-use crate::error::{Error, Result};
-use crate::layout::{Layout, SliceArg, checked_numel};
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::core::layout::{Layout, SliceArg, checked_numel};
+use crate::core::storage::Storage;
 use crate::promote::LatticeType;
-use crate::storage::Storage;
 use crate::{DType, with_dtype};
 
 /// An n-dimensional array with a runtime dtype.
@@ -68,7 +68,7 @@ impl Tensor {
         let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
             Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
         })?;
-        crate::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
+        crate::core::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
         let storage = if zeroed { Storage::zeroed(bytes)? } else { Storage::for_overwrite(bytes)? };
         Ok(Tensor { storage: Arc::new(storage), layout: Layout::contiguous(shape)?, dtype, weak: false })
     }
@@ -122,7 +122,7 @@ impl Tensor {
             )));
         }
         if dtype == DType::Bool {
-            crate::storage::validate_bools(bytes)?;
+            crate::core::storage::validate_bools(bytes)?;
         }
         Ok(Tensor {
             storage: Arc::new(Storage::from_bytes(bytes)?),
@@ -235,7 +235,7 @@ impl Tensor {
     /// [`Error::ResourceExhausted`] if the view (e.g. a large broadcast) is too big to copy.
     pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let n = self.numel();
-        crate::storage::check_alloc(n.saturating_mul(T::DTYPE.size()), "to_vec")?;
+        crate::core::storage::check_alloc(n.saturating_mul(T::DTYPE.size()), "to_vec")?;
         let mut out = vec![T::default(); n];
         crate::kernels::copy_into(self, &mut out);
         Ok(out)

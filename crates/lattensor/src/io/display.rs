@@ -15,7 +15,7 @@ use half::{bf16, f16};
 use num_complex::Complex32;
 use num_complex::Complex64;
 
-use crate::element::Element;
+use crate::core::element::Element;
 use crate::{DType, Tensor};
 
 const LINE_WIDTH: usize = 75;
@@ -304,7 +304,7 @@ fn summarize_from(t: &Tensor, axis: usize) -> Tensor {
 }
 
 fn take_axis(t: &Tensor, axis: usize, idx: &[usize]) -> Tensor {
-    use crate::layout::SliceArg;
+    use crate::core::layout::SliceArg;
     let parts: Vec<Tensor> = idx
         .iter()
         .filter_map(|&i| {
@@ -323,7 +323,7 @@ fn concat_axis(parts: &[Tensor], axis: usize) -> Option<Tensor> {
     shape[axis] = parts.iter().map(|p| p.shape()[axis]).sum();
     crate::with_dtype!(first.dtype(), T, {
         // gather row-major: iterate over outer index, then parts
-        let outer: usize = crate::layout::dims_product(shape[..axis].iter().copied());
+        let outer: usize = crate::core::layout::dims_product(shape[..axis].iter().copied());
         let mut data: Vec<T> = Vec::new();
         let vecs: Vec<Vec<T>> = parts.iter().map(|p| p.to_vec::<T>().unwrap_or_default()).collect();
         for o in 0..outer {
