@@ -9,7 +9,7 @@ turn, e.g.
 
     python3 bench/after_idle.py E2_bmm
     python3 bench/after_idle.py E1a_mm_f32 --calls 4 --pause-ms 20 \\
-        --server old=/tmp/bench_server_old --server new=target/release/examples/bench_server
+        --server old=/tmp/bench_server_old --server new=target/release/bench_server
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = ROOT / "target" / "release" / "examples" / "bench_server"
+SERVER = ROOT / "target" / "release" / "bench_server"
 
 
 def main() -> None:

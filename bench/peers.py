@@ -4,7 +4,7 @@
 Every workload's candidates ("peers") run in ONE process run, interleaved
 round-robin: a block of k back-to-back calls per peer (k chosen so a block lasts
 >= --block-ms), rotating through the peers, until each has enough clean blocks.
-lattensor runs through its bench server (crates/lattensor/examples/bench_server.rs)
+lattensor runs through its bench server (bench/rust/src/bin/bench_server/main.rs)
 speaking a line protocol over stdin/stdout; its inputs are built by the same
 formula as the peers' inputs, and one result per workload is checked against
 NumPy's.
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SERVER = ROOT / "target" / "release" / "examples" / "bench_server"
+SERVER = ROOT / "target" / "release" / "bench_server"
 
 # Machine limits (shared/spec/perf_baselines.md, "Measured limits"): GB/s or GFLOP/s,
 # 2 threads in the host's usual ("slow") bandwidth mode, and 1 thread.
@@ -124,7 +124,7 @@ if torch is not None:
     torch.set_num_threads(ARGS.threads)
 
 
-# ---------------------------------------------------------------- inputs (same formula as bench_server.rs)
+# ---------------------------------------------------------------- inputs (same formula as crates/lattensor/benches/workloads/mod.rs)
 def floats(shape, second=False):
     n = math.prod(shape)
     i = np.arange(n, 2 * n, dtype=np.uint64) if second else np.arange(n, dtype=np.uint64)
@@ -752,7 +752,7 @@ def main():
     for spec in ARGS.lattensor or [f"lattensor={SERVER}"]:
         name, _, path = spec.partition("=")
         if not Path(path).exists():
-            sys.exit(f"{path} not found: build it with `cargo build --release -p lattensor --example bench_server`")
+            sys.exit(f"{path} not found: build it with `cargo build --release -p lattensor-bench --bin bench_server`")
         bins.append((name, Server(path)))
         SERVER_PIDS.append(bins[-1][1].p.pid)
         ARGS_LATTENSOR_ORDER.append(name)

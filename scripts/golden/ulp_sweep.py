@@ -1,6 +1,6 @@
 """Dense accuracy sweeps near the hard points of lgamma, digamma (x < -6) and J0/J1/Y0/Y1, against mpmath
 (and SciPy for contrast). Needs mpmath and scipy; builds nothing itself:
-    cargo build --release --example special_eval
+    cargo build --release -p lattensor-bench --bin special_eval
     python scripts/golden/ulp_sweep.py
 Prints the number of points and the worst errors in ulps per function."""
 import math, random, struct, subprocess, sys
@@ -8,7 +8,7 @@ import os
 from mpmath import mp, mpf, digamma, besselj, bessely, log, fabs, gamma, besseljzero, besselyzero
 
 import scipy.special as sc
-EXE = os.path.join(os.path.dirname(__file__), '../../target/release/examples/special_eval')
+EXE = os.path.join(os.path.dirname(__file__), '../../target/release/special_eval')
 mp.dps = 60
 def b2f(h): return struct.unpack('<d', bytes.fromhex(h)[::-1])[0]
 def f2h(x): return struct.pack('>d', x).hex()

@@ -1,6 +1,6 @@
 //! The side-by-side workloads (issues 3 and 4), shared by the divan benches
 //! (`benches/ops.rs`) and the bench server that `bench/peers.py` drives
-//! (`examples/bench_server.rs`).
+//! (`bench/rust/src/bin/bench_server/main.rs`).
 //!
 //! Inputs follow one formula that `bench/peers.py` reproduces bit for bit:
 //! `u = (i · 2654435761) mod 2³²`, float value `(u / 2³²) · 2 − 1` rounded to

@@ -1,6 +1,6 @@
 //! Times `einsum("ij,jk->ik")` on square f32 matrices (default 1024) and prints GFLOP/s.
 //!
-//! `cargo run --release -p lattensor --example einsum_bench [n] [reps]`
+//! `cargo run --release -p lattensor-bench --bin einsum_bench [n] [reps]`
 
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! workloads, driven over stdin/stdout, so lattensor runs in the same
 //! interleaved round-robin loop as NumPy, JAX, TF and PyTorch.
 //!
-//! `cargo run --release -p lattensor --example bench_server`
+//! `cargo run --release -p lattensor-bench --bin bench_server`
 //!
 //! Protocol (one command per line, one answer line each):
 //! - `list` → `ok NAME NAME …` (the workload names)
@@ -24,7 +24,7 @@
 //!   names the vector width and precision). See [`peak`].
 //! - `quit`
 //!
-//! The workloads and their inputs are in `benches/workloads/mod.rs`.
+//! The workloads and their inputs are in `crates/lattensor/benches/workloads/mod.rs`.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -35,13 +35,9 @@ use std::time::Instant;
 
 use lattensor::DType;
 
-#[path = "../benches/workloads/mod.rs"]
-mod workloads;
-use workloads::{Call, NAMES, floats, workload};
+use lattensor_bench::workloads::{Call, NAMES, floats, workload};
 
-#[path = "bench_server/limits.rs"]
 mod limits;
-#[path = "bench_server/peak.rs"]
 mod peak;
 
 /// Pins the calling thread to `cpu` (best effort: the probe still runs unpinned).

@@ -6,8 +6,8 @@
 //! two and compare:
 //!
 //! ```text
-//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor --example parallel_region_cost
-//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor --example parallel_region_cost
+//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor-bench --bin parallel_region_cost
+//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor-bench --bin parallel_region_cost
 //! ```
 //!
 //! A gap longer than the helpers' spin (`LATTENSOR_SPIN_US`, 500 µs by default)

@@ -5,15 +5,13 @@
 //! the medians size by size; `kernels::PAR_MIN` sits where two threads win.
 //!
 //! ```text
-//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor --example par_threshold_sweep
-//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor --example par_threshold_sweep
+//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor-bench --bin par_threshold_sweep
+//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor-bench --bin par_threshold_sweep
 //! ```
 
 use lattensor::{Tensor, ops};
-#[path = "sweep_timing/mod.rs"]
-mod sweep_timing;
+use lattensor_bench::sweep_timing::median_us;
 use std::time::Duration;
-use sweep_timing::median_us;
 
 fn main() {
     for shift in 14..=20 {

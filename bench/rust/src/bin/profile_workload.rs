@@ -1,4 +1,4 @@
-//! Runs side-by-side workloads (`benches/workloads/mod.rs`) in a loop, for
+//! Runs side-by-side workloads (`crates/lattensor/benches/workloads/mod.rs`) in a loop, for
 //! profiling and A/B comparison on a noisy host:
 //!
 //! - `profile_workload E7_four 5000` times one workload; under
@@ -16,10 +16,9 @@
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
 //!
-//! `cargo build --release -p lattensor --example profile_workload`
+//! `cargo build --release -p lattensor-bench --bin profile_workload`
 
-#[path = "../benches/workloads/mod.rs"]
-mod workloads;
+use lattensor_bench::workloads;
 use std::time::Instant;
 
 fn main() {

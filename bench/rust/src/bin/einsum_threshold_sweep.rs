@@ -7,15 +7,13 @@
 //! in separate processes, several rounds (the host is noisy):
 //!
 //! ```text
-//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor --example einsum_threshold_sweep
-//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor --example einsum_threshold_sweep
+//! LATTENSOR_NUM_THREADS=1 cargo run --release -p lattensor-bench --bin einsum_threshold_sweep
+//! LATTENSOR_NUM_THREADS=2 cargo run --release -p lattensor-bench --bin einsum_threshold_sweep
 //! ```
 
 use lattensor::{DType, Tensor, einsum};
-#[path = "sweep_timing/mod.rs"]
-mod sweep_timing;
+use lattensor_bench::sweep_timing::median_us;
 use std::time::Duration;
-use sweep_timing::median_us;
 
 fn tensor(shape: &[usize], dtype: DType, salt: usize) -> Tensor {
     let n: usize = shape.iter().product();

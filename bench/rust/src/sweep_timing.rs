@@ -1,5 +1,5 @@
 //! Timing shared by the threshold sweeps (`par_threshold_sweep`,
-//! `einsum_threshold_sweep`), included with `#[path]`.
+//! `einsum_threshold_sweep`).
 
 use std::time::{Duration, Instant};
 
