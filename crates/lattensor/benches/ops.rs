@@ -1,4 +1,4 @@
-//! Divan benchmarks of the side-by-side workloads (issues 3 and 4): element-wise
+//! Divan benchmarks of the side-by-side workloads: element-wise
 //! ops, reductions, bitcast and einsum on the same inputs `bench/peers.py`
 //! gives NumPy, JAX, TF and PyTorch.
 //!

@@ -1,4 +1,4 @@
-//! `Variable` against report.md §(f): which assignments TF 2.21 allows,
+//! `Variable` against TF 2.21's measured behaviour: which assignments it allows,
 //! which raise "Variable dtype is immutable", SAFE's precedence, wrapping,
 //! and atomic updates under contention.
 

@@ -1,4 +1,4 @@
-//! The side-by-side workloads (issues 3 and 4), shared by the divan benches
+//! The side-by-side workloads, shared by the divan benches
 //! (`benches/ops.rs`) and the bench server that `bench/peers.py` drives
 //! (`bench/rust/src/bin/bench_server/main.rs`).
 //!

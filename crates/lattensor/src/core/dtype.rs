@@ -233,8 +233,8 @@ impl DType {
     }
 
     /// Bits of value an integer or bool carries (sign bit excluded), or the
-    /// significand bits of a float / complex component. This is the measure of
-    /// report.md §(c): a conversion int → float is exact iff
+    /// significand bits of a float / complex component. SAFE mode's exactness
+    /// test uses it: a conversion int → float is exact iff
     /// `int.value_bits() <= float.value_bits()`.
     pub const fn value_bits(self) -> u32 {
         match self {

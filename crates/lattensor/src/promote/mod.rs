@@ -134,7 +134,7 @@ impl Drop for ModeGuard {
     }
 }
 
-/// Whether every value of `from` converts to `to` exactly (report.md §(c)).
+/// Whether every value of `from` converts to `to` exactly (the test behind SAFE mode's refusals).
 ///
 /// Integer → integer needs range containment; integer → float/complex needs
 /// at most as many value bits as the significand; bf16 and f16 sit below f32
