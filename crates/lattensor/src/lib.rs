@@ -15,6 +15,7 @@
 //!   [`image`], [`random`] (TF's stateless generators, bit for bit), [`bitwise`],
 //!   [`debugging`]; TF's top-level functions
 //!   ([`identity`], [`reshape`], [`transpose`], [`clip_by_value`], …) at the root.
+//! * [`doc::tf_numpy_users`]: TF-NumPy's API mapped to lattensor's, name by name.
 //!
 //! ```
 //! use lattensor::{constant, DType, Tensor};
@@ -41,6 +42,7 @@
 #![warn(missing_docs)]
 
 mod core;
+pub mod doc;
 pub mod einsum;
 mod io;
 mod kernels;
