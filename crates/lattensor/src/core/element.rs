@@ -321,17 +321,6 @@ impl Element for bool {
     }
 }
 
-/// Converts `src` into `dst` element by element with [`Element::cast_into`].
-#[inline]
-pub(crate) fn convert_slice<S: Element, D: Element>(src: &[S], dst: &mut [D]) {
-    if src.len() == dst.len() && crate::kernels::fast::convert(src, dst) {
-        return;
-    }
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = s.cast_into::<D>();
-    }
-}
-
 /// The one dispatch point from a runtime dtype to generic code: runs `$body`
 /// with `$T` bound to the Rust element type of `$dtype` for the listed
 /// variants, and evaluates `$other` for the rest. The `with_*` macros below

@@ -269,7 +269,7 @@ mod medium {
 }
 
 /// Large buffers: anonymous mappings rounded up to whole 2 MiB huge pages,
-/// advised `MADV_HUGEPAGE` (the host's THP mode is `madvise`), and a FIFO
+/// advised `MADV_HUGEPAGE` (for systems whose THP mode is `madvise`), and a FIFO
 /// cache of freed ones.
 #[cfg(target_os = "linux")]
 mod large {

@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
+use crate::DType;
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::{Layout, SliceArg, checked_numel};
 use crate::core::storage::Storage;
 use crate::promote::LatticeType;
-use crate::{DType, with_dtype};
 
 /// An n-dimensional array with a runtime dtype.
 ///
@@ -229,81 +229,6 @@ impl Tensor {
         all.get(self.layout.offset()..self.layout.offset() + n)
     }
 
-    /// Copies the elements, in row-major order, converted to `T` with cast semantics.
-    ///
-    /// # Errors
-    /// [`Error::ResourceExhausted`] if the view (e.g. a large broadcast) is too big to copy.
-    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        let n = self.numel();
-        crate::core::storage::check_alloc(n.saturating_mul(T::DTYPE.size()), "to_vec")?;
-        let mut out = vec![T::default(); n];
-        crate::kernels::copy_into(self, &mut out);
-        Ok(out)
-    }
-
-    /// The single element of a tensor with one element, converted to `T`.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] if the tensor does not have exactly one element.
-    pub fn item<T: Element>(&self) -> Result<T> {
-        if self.numel() != 1 {
-            return Err(Error::InvalidArgument(format!(
-                "item: a tensor of shape {:?} has {} elements, not 1",
-                self.shape(),
-                self.numel()
-            )));
-        }
-        let mut out = [T::default()];
-        crate::kernels::copy_into(self, &mut out);
-        Ok(out[0])
-    }
-
-    /// The raw little-endian bytes of the elements in row-major order.
-    ///
-    /// # Errors
-    /// [`Error::ResourceExhausted`] if the view is too big to copy.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        if self.numel() == 0 {
-            // an empty view may sit past the end of its storage (`zeros([5, 0])[4]`)
-            return Ok(Vec::new());
-        }
-        let c = self.contiguous()?;
-        let size = c.dtype.size();
-        let start = c.layout.offset() * size;
-        Ok(c.storage.as_bytes()[start..start + c.numel() * size].to_vec())
-    }
-
-    /// A contiguous tensor with the same values, dtype and weakness
-    /// (`self`, shared, if already contiguous).
-    ///
-    /// # Errors
-    /// [`Error::ResourceExhausted`] if the view (e.g. a large broadcast) is too big to copy.
-    pub fn contiguous(&self) -> Result<Tensor> {
-        if self.is_contiguous() {
-            return Ok(self.clone());
-        }
-        Ok(self.cast(self.dtype)?.with_weak(self.weak))
-    }
-
-    /// Converts to `dtype` with TF's cast rules; the result is strong.
-    ///
-    /// ```
-    /// use lattensor::{DType, Tensor};
-    /// let t = Tensor::from_vec(vec![1.7f32, -2.5, f32::NAN], &[3]).unwrap();
-    /// assert_eq!(t.cast(DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![1, -2, 0]);
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::ResourceExhausted`] if the result cannot be allocated.
-    pub fn cast(&self, dtype: DType) -> Result<Tensor> {
-        let mut out = Tensor::for_overwrite("cast", self.shape(), dtype)?;
-        with_dtype!(dtype, T, {
-            let dst = out.data_mut::<T>();
-            crate::kernels::copy_into(self, dst);
-        });
-        Ok(out)
-    }
-
     /// Mutable elements of a freshly allocated tensor (storage not shared).
     pub(crate) fn data_mut<T: Element>(&mut self) -> &mut [T] {
         let n = self.numel();
@@ -322,24 +247,8 @@ impl Tensor {
 
     // ---- views ----------------------------------------------------------
 
-    fn view(&self, layout: Layout) -> Tensor {
+    pub(crate) fn view(&self, layout: Layout) -> Tensor {
         Tensor { storage: Arc::clone(&self.storage), layout, dtype: self.dtype, weak: self.weak }
-    }
-
-    /// The same elements with a new shape; one dimension may be `-1` (inferred).
-    /// A view when the strides allow it, otherwise a copy.
-    ///
-    /// # Errors
-    /// [`Error::InvalidArgument`] if the element counts differ or more than one `-1` is given.
-    pub fn reshape(&self, shape: &[isize]) -> Result<Tensor> {
-        let shape = infer_shape(shape, self.numel(), self.shape())?;
-        match self.layout.reshape_view(&shape) {
-            Some(l) => Ok(self.view(l)),
-            None => {
-                let c = self.contiguous()?;
-                Ok(c.view(Layout::contiguous(&shape)?))
-            }
-        }
     }
 
     /// Reverses the axes (a view).
@@ -398,7 +307,7 @@ impl Tensor {
 }
 
 /// Resolves a shape with at most one `-1` against `numel` elements.
-fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usize>> {
+pub(crate) fn infer_shape(shape: &[isize], numel: usize, from: &[usize]) -> Result<Vec<usize>> {
     let unknown: Vec<usize> = shape.iter().enumerate().filter(|&(_, &d)| d == -1).map(|(i, _)| i).collect();
     if unknown.len() > 1 || shape.iter().any(|&d| d < -1) {
         return Err(Error::InvalidArgument(format!(

@@ -12,7 +12,7 @@
 use half::{bf16, f16};
 
 use crate::core::element::Element;
-use crate::kernels::fast::{bf16_to_f32, f32_to_bf16};
+use crate::kernels::simd::convert::{bf16_to_f32, f32_to_bf16};
 
 /// One operand of [`binary`]: contiguous half-precision elements or a scalar already in f32.
 #[derive(Clone, Copy)]
@@ -76,10 +76,9 @@ fn bf16_pairs_available() -> bool {
 ///
 /// `ahead`: the operands stream from memory (a large working set, the block of
 /// a longer run): the loop asks for them a page ahead as it goes, see
-/// [`crate::kernels::fast::fetch_ahead`]. On the Intel AVX-512 host (session
-/// 33), 10M-element adds streamed through the block buffer, two threads, one
-/// build with the prefetches switched either way in turn, three rounds, medians
-/// (ms): f16 1.25–1.28 → 1.12–1.16, bf16 1.27–1.31 → 1.09–1.13.
+/// [`crate::kernels::simd::stream::fetch_ahead`]: 10M-element adds streamed
+/// through the block buffer on an AVX-512 Intel CPU, two threads, f16 1.25 →
+/// 1.14 ms, bf16 1.29 → 1.11 ms.
 pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
     a: HalfSrc<'_, H>,
     b: HalfSrc<'_, H>,
@@ -117,8 +116,8 @@ pub(crate) fn binary<H: Element, F: Fn(f32, f32) -> f32>(
 /// `false` (and does nothing) elsewhere, and the caller streams through its
 /// block buffer instead.
 ///
-/// On the Zen 3 host, against the block buffer, two threads, medians (µs): 10M f16
-/// adds 997–1097 → 829–845, bf16 1489–1506 → 1146–1162 (`bench/RESULTS.md`, session 28).
+/// On Zen 3, against the block buffer, two threads: 10M f16 adds 1.0–1.1 →
+/// 0.83 ms, bf16 1.49 → 1.15 ms.
 pub(crate) fn binary_streamed<H: Element, F: Fn(f32, f32) -> f32>(
     a: HalfSrc<'_, H>,
     b: HalfSrc<'_, H>,
@@ -181,11 +180,11 @@ impl<H> Operand<H> {
     }
 
     /// Asks for the line a page past element `i` (a hint; see
-    /// [`crate::kernels::fast::fetch_ahead`]); nothing for a scalar.
+    /// [`crate::kernels::simd::stream::fetch_ahead`]); nothing for a scalar.
     #[inline(always)]
     fn fetch_ahead<const SCALAR: bool>(&self, i: usize) {
         if !SCALAR {
-            crate::kernels::fast::fetch_line_ahead(self.ptr.wrapping_add(i));
+            crate::kernels::simd::stream::fetch_line_ahead(self.ptr.wrapping_add(i));
         }
     }
 }
@@ -470,9 +469,8 @@ mod avx512 {
 }
 
 /// The fused loop for CPUs with AVX2 but not AVX-512 (Zen 3, most laptops),
-/// eight elements a step, the same bits as the element function. On a Zen 3
-/// host, 10M-element adds against the block-wise path they replace, two
-/// threads: see `bench/RESULTS.md`, session 26.
+/// eight elements a step, the same bits as the element function (faster than
+/// the block-wise path on Zen 3 for 10M-element adds).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use std::arch::x86_64::{
@@ -727,7 +725,7 @@ mod tests {
             let n = a.len() - skip;
             let mut out = vec![bf16::ZERO; a.len()];
             let ran = binary_streamed(HalfSrc::Slice(&a[skip..]), HalfSrc::Slice(&b[skip..]), &mut out[skip..], &f);
-            crate::kernels::fast::store_fence();
+            crate::kernels::simd::stream::store_fence();
             if !ran {
                 assert!(out.iter().all(|&o| o == bf16::ZERO), "refused, nothing written");
                 continue;

@@ -1,7 +1,7 @@
 //! Fork-join parallelism for the kernels: the calling thread and up to
 //! `threads() - 1` helper threads share out the indices `0..n` of a region.
 //!
-//! Why not rayon (which this crate used before): on the 2-vCPU host, an idle
+//! Why not rayon (which this crate used before): on a 2-vCPU virtual machine, an idle
 //! vCPU halts, and the hypervisor takes hundreds of microseconds to run it again.
 //! rayon's workers go to sleep microseconds after their last job, so a region
 //! entered from outside the pool (as every caller of an op is) waits for that
@@ -10,9 +10,9 @@
 //! the 10M sum ran at one thread's speed. Here, as with OpenMP (what PyTorch
 //! runs on), the caller takes a share of the work itself and the helpers spin
 //! for a while ([`spin_time`], 500 µs by default) after each region before they
-//! park, so back-to-back ops find them awake. Measured in one process, medians
-//! of 40 calls over six rounds: a 10M f32 sum, caller + one spinning helper
-//! 800–1100 µs against 1500–1860 µs for `rayon::join`; a 1M sum 36 µs against 88.
+//! park, so back-to-back ops find them awake: a 10M f32 sum, caller + one
+//! spinning helper, 0.8–1.1 ms against 1.5–1.9 ms for `rayon::join`; a 1M sum
+//! 36 µs against 88.
 //! A long region entered after idle wakes the napping helpers, first taking the
 //! caller's CPU out of their affinity ([`steer`]): a woken thread may otherwise
 //! wait behind its waker for a whole time slice.
@@ -212,11 +212,10 @@ fn helper_main(pool: &'static Pool, me: usize) {
 ///
 /// Only the last phase needs waking. A caller wakes a napping helper only for a
 /// long region ([`worth_waking`]), after steering it off the caller's CPU
-/// ([`steer`]): on the hosts measured, a thread woken from a timed park, by
+/// ([`steer`]): on the virtual machines measured, a thread woken from a timed park, by
 /// its timer or by a caller, was placed on the busy CPU of the thread that
 /// woke it, and ran only when that one's time slice ended, 3.8–3.9 ms later
-/// (or took the CPU from it); the earlier finding that `unpark` blocked the
-/// caller ~0.5 ms was this. A short region is not worth the 10–25 µs of the
+/// (or took the CPU from it). A short region is not worth the 10–25 µs of the
 /// affinity call: its napping helpers join late, or not at all if it is over.
 fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
     let offer = || Some(h.slot.load(Ordering::Acquire)).filter(|&s| s > CLAIMED);
@@ -258,13 +257,13 @@ fn wait_for_offer(pool: &Pool, h: &Helper, own: &affinity::Saved) -> usize {
 }
 
 /// Takes the caller's CPU out of a sleeping helper's affinity before it is
-/// woken, so that the scheduler cannot queue it behind the caller. On the Zen 4
-/// host (whose scheduler packs woken threads onto busy vCPUs), a C probe woke a
-/// thread from a 12.8 ms timed futex wait after 20 ms idle: 3.8–3.9 ms to run,
-/// on the waker's CPU, unsteered; 44–120 µs on the other CPU, steered. E2 (64
-/// products of 128³) after 20 ms idle: its first two calls 2.5 ms each (one
-/// thread's speed), 1.3–1.4 ms steered. The helper restores its own affinity
-/// as soon as it claims the region (or when it next naps, if it came too late).
+/// woken, so that the scheduler cannot queue it behind the caller. Where the
+/// scheduler packs woken threads onto busy vCPUs, a thread woken from a timed
+/// wait after 20 ms idle took 3.8–3.9 ms to run on the waker's CPU, unsteered,
+/// and 44–120 µs on the other CPU, steered; 64 products of 128³ after 20 ms
+/// idle ran their first two calls in 2.5 ms each (one thread's speed)
+/// unsteered, 1.3–1.4 ms steered. The helper restores its own affinity as soon
+/// as it claims the region (or when it next naps, if it came too late).
 ///
 /// False when the helper has not started yet (it is then awake anyway), or in
 /// a forked child (which has no helpers: steering would move the parent's). A

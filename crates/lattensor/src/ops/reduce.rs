@@ -185,7 +185,7 @@ fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
         }
         let mut row = vec![0f64; w];
         for r in r0..r1 {
-            crate::core::element::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
+            crate::kernels::simd::convert::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
             crate::kernels::fast::simd!({
                 if compensate {
                     for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
