@@ -9,13 +9,14 @@
 //! become scalars. Large outputs are split across threads (`pool`) and
 //! written with streaming stores.
 
-pub(crate) mod column_sums;
 pub(crate) mod fast;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
+pub(crate) mod matmul;
 pub(crate) mod pool;
 pub(crate) mod strided;
+pub(crate) mod sums;
 
 use crate::core::element::{Element, convert_slice};
 use crate::core::scalar::{Operand, Scalar};
