@@ -84,6 +84,7 @@ pub fn matmul_ext(a: &Tensor, b: &Tensor, ta: bool, tb: bool, adj_a: bool, adj_b
 fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
     let (ea, eb) = (a.rank() - 2, b.rank() - 2);
     let nb = ea.max(eb);
+    // (Messages and allocation errors name "einsum", as when matmul ran on `...ij,...jk->...ik`.)
     // the size of batch axis q (0..nb, right-aligned) in an operand with `e` batch axes, if it has it
     let dim = |t: &Tensor, e: usize, q: usize| (q >= nb - e).then(|| t.shape()[q - (nb - e)]);
     let mut sizes = Vec::with_capacity(nb);
