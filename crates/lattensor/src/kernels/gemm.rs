@@ -2,13 +2,12 @@
 //! behind `matmul` and einsum's contractions on CPUs that have AVX-512F.
 //!
 //! The `gemm` crate (still used for complex types and on other CPUs)
-//! dispatches to its AVX2 kernels on a stable toolchain; measured on the
-//! development host (AVX-512, 48 KiB L1d, 2 MiB L2) they reach about 40% of
-//! the FMA peak on one core. This is the classic Goto/BLIS layout, sized for
-//! 32 vector registers and that cache hierarchy. (On CPUs with AVX2 but not
-//! AVX-512 the `gemm` crate stays: an AVX2 kernel of this layout, 6-row
-//! sub-tiles of the 12-row tile, measured 7–20% slower than it on a Zen 3 host;
-//! see `bench/RESULTS.md`, sessions 26 and 27.)
+//! dispatches to its AVX2 kernels on a stable toolchain, which reach about 40%
+//! of the FMA peak on one AVX-512 core (48 KiB L1d, 2 MiB L2). This is the
+//! classic Goto/BLIS layout, sized for 32 vector registers and that cache
+//! hierarchy. (On CPUs with AVX2 but not AVX-512 the `gemm` crate stays: an
+//! AVX2 kernel of this layout, 6-row sub-tiles of the 12-row tile, ran 7–20%
+//! slower than it on Zen 3.)
 //!
 //! - B is packed once, whole, into panels of `NR` columns (two vectors)
 //!   stored k-major, zero-padded at the right edge, shared by all threads; a
@@ -29,25 +28,11 @@
 //!   against a depth block of B of at most 512 KiB: then each A panel runs
 //!   past every B panel in turn, its rows staying in L1.
 //! - Why so deep a block: every depth block reads and writes all of C once
-//!   more. Measured in one process (12 interleaved rounds, 1024² and 2048²,
-//!   f32 and f64, 1 and 2 threads), KC = 384 with MC = 96 ran 1.05–1.16×
-//!   faster than KC = 128 with MC = 240, although the B panel no longer fits
-//!   in L1 beside the A panel; C's traffic costs more than L2 hits on B.
-//!   Deeper still, KC = 512 with MC = 72 (the same A block in bytes) against
-//!   KC = 384 with MC = 96, on a Xeon host (48 KiB L1d, 2 MiB L2), separate
-//!   processes in turn, medians of 8–10 rounds (ms): 1024² f32 two threads
-//!   13.9 → 13.2, one thread 26.1 → 25.6; f64 two threads 29.5 → 29.0, one
-//!   thread 53.8 → 48.0; 2048² f32 two threads 110 → 104; 1000² f32 (A read in
-//!   place) 14.2 → 13.9. And KC = 1024 against 512 (A blocks of f32: 144
-//!   rows, 288 → 576 KiB; of f64: 144 → 72 rows, 576 KiB both ways), on the
-//!   Intel AVX-512/AMX host, separate processes in turn, medians (ms), 3 of 3
-//!   rounds: 1024² f32 two threads 7.05–7.22 →
-//!   6.75–6.87, one thread 14.6–14.7 → 13.1; f64 two threads 14.2–14.6 →
-//!   13.5–14.0, one thread 29.1–29.4 → 26.8–27.2. In an earlier set (f64
-//!   blocks of 144 rows), 1000² f32 (A in place) 7.02–7.13 → 6.86–6.87;
-//!   2048² f32, 256 × 4096 × 256 f64, E2, E3, E4 and E7 level. A 1024-deep
-//!   product is one depth block: C is written once (streamed, when large)
-//!   and never read back.
+//!   more, and C's traffic costs more than L2 hits on B. `KC` = 1024 against
+//!   512 (the A block kept at 576 KiB): 1024² f32 on two threads 7.1 → 6.8 ms,
+//!   f64 14.4 → 13.8 ms (AVX-512 host, 48 KiB L1d, 2 MiB L2; batched small
+//!   products level). A 1024-deep product is one depth block: C is written
+//!   once (streamed, when large) and never read back.
 //! - The micro-kernel keeps a 12 × NR tile of C in 24 vector registers and
 //!   does 24 FMAs per step of k: 12 broadcasts of A against two vectors of B.
 //!   A row of the tile is two vectors of a row of C, so C (row-major) is
@@ -75,31 +60,18 @@
 const MR: usize = 12;
 
 /// How many steps of k ahead the micro-kernel fetches its B panel into L1
-/// (two lines a step), when many A panels run past that panel in turn. A B
-/// panel (`KC` × NR: 48 KiB when this was measured, at `KC` = 384) fills a
-/// 48 KiB L1d, so the A panels streaming past evict it and each pass reloads
-/// it from L2; the hardware prefetchers do not hide that. On a Xeon host
-/// (48 KiB L1d, 2 MiB L2), separate processes in turn, medians of 5–8 rounds
-/// (ms): 1024² f64 one thread 59.3 → 56.2, two threads 32.0 → 29.8; f32 one
-/// thread 28.4 → 27.4; 1000² f32 with A read in place 28.5 → 27.5. Distances of 8, 16, 24 and 32 steps
-/// were within noise of each other. E2, E3, E4 and E7 were unchanged, and
-/// E2/E3 (A read in place against a B block from L2, A panel outer) do not
-/// prefetch.
+/// (two lines a step), when many A panels run past that panel in turn: the A
+/// panels streaming past evict it from L1 between passes, and the hardware
+/// prefetchers do not hide the reload from L2 (1024² f64, one thread: 5% faster).
+/// Distances of 8 to 32 steps are level. Products that read A in place
+/// against a B block from L2, A panel outer, do not prefetch.
 const PREFETCH_STEPS: usize = 16;
 
 /// How many steps of k ahead the micro-kernel fetches a packed A panel into L1
-/// (one line a step in f32, two in f64). At `KC` = 512 (when this was
-/// measured) the A panel (24 KiB in f32, 48 KiB in f64) and the B panel (32
-/// or 64 KiB) did not fit in L1 together, and A's panel came from L2 at every
-/// pass; at 1024 they are twice as large. On the Intel
-/// AVX-512/AMX host (48 KiB L1d, 2 MiB L2), one build with and without it in
-/// alternating processes, medians (ms): 1024² f64 one thread 30.2–30.6 →
-/// 27.6–28.9 (4 of 4 pairs), two threads 15.04–15.17 → 14.23–14.48 (5 of 5);
-/// f32 one thread 14.3–14.5 → 13.8–14.4, two threads level (7.16–7.27 against
-/// 7.18–7.24); E2 and E3 (A read in place, not packed) level. A standalone
-/// kernel loop over an E1b-sized A block and B gave the same: 80 → 86 GFLOP/s
-/// (f64, 12 × 16 tile); distances of 8 and 32 steps were level. (Measured
-/// when `KC` was 384, it had gained nothing.)
+/// (one line a step in f32, two in f64). At `KC` = 1024 the A panel (48 KiB in
+/// f32, 96 KiB in f64) and the B panel do not fit in L1 together, and A's panel
+/// would come from L2 at every pass (1024² f64, one thread: 8% faster).
+/// Distances of 8 and 32 steps are level.
 const A_AHEAD: usize = 8;
 
 /// How a micro-kernel writes its tile into C.
@@ -155,7 +127,7 @@ pub(crate) trait Scalar: bytemuck::Pod + Send + Sync + Default + std::ops::Add<O
     /// `kc` elements, `rs_a` apart): its cache lines are prefetched one per
     /// step of k (two for f64), so that their misses overlap this tile's work.
     /// Small products read A in place straight from memory, in rows too short
-    /// (E2's are 512 bytes) for the hardware prefetchers to pick up.
+    /// (512 bytes in batched 128³ products) for the hardware prefetchers to pick up.
     ///
     /// `prefetch_b`: fetch B's panel [`PREFETCH_STEPS`] steps ahead into L1 (see
     /// there), for a B panel that many A panels run past in turn.
@@ -301,10 +273,8 @@ macro_rules! micro_kernel {
             let (mut pf_row, mut pf_off) = (0usize, 0usize);
             // The C tile is written (and read, when accumulating) at the end: start fetching
             // its lines now, so that their misses (rows may be far apart, and a fresh C is in
-            // no cache) overlap the kc steps of work. Single-threaded, in separate processes
-            // run in turn, this and the prefetch of `next` took E2 (64 products of 128³) from
-            // medians 3.91/4.19 to 3.33/3.55 ms and E3 (64 of 256 × 64 × 256) from 8.33/8.71
-            // to 6.56/7.06 ms in two sets of runs; either alone gained about half of that.
+            // no cache) overlap the kc steps of work (with the prefetch of `next`: batched
+            // 128³ products 15% faster, batched 256 × 64 × 256 ones 20%).
             // (Streamed stores need no line fetched: they write whole lines past the caches.)
             if write != Write::Stream {
                 for r in 0..ROWS {
@@ -400,17 +370,15 @@ mod f32_kernel {
 
     /// [`Scalar::pack_columns`] for f32: blocks of 16 steps × 16 columns, each
     /// read as 16 contiguous column segments (one 64-byte load each) and
-    /// transposed in registers. On E3 (`bhqd,bhkd->bhqk`, whose B is
-    /// column-major), single-threaded, `perf` put packing at 13.4% of the time
-    /// with two masked gathers per step, 10.2% transposing, and 7.8% with the
-    /// whole-panel prefetch below (E3 itself: 6.89 against 7.00 ms, medians of
-    /// six alternating runs, within the host's noise).
+    /// transposed in registers (for the column-major B of an attention-shaped
+    /// `bhqd,bhkd->bhqk`, packing took 13.4% of the time with two masked gathers
+    /// per step, 10.2% this way, 7.8% with the whole-panel prefetch below).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
     unsafe fn pack_columns_f32(panel: &mut [f32], b: *const f32, cs: usize, k: usize, w: usize) {
         use std::arch::x86_64::*;
         let out = panel.as_mut_ptr();
-        // A panel of at most 16 KiB (E3's is 8 KiB) is requested whole before the first
+        // A panel of at most 16 KiB (8 KiB in `bhqd,bhkd->bhqk` with d = 64) is requested whole before the first
         // load: its lines then arrive in parallel rather than 16 at a time.
         if w * k * std::mem::size_of::<f32>() <= 16 << 10 {
             for j in 0..w {
@@ -588,16 +556,10 @@ impl<T: Copy> MatRef<T> {
 /// C with streaming stores: from twice one core's L2 up. Each C tile is then
 /// written without first being read (no read-for-ownership), which spares the
 /// kernel the wait and memory the traffic; but C is left in no cache, so the
-/// next op reads it from memory. Measured on the Zen 4 host (1 MiB L2),
-/// separate processes in turn, five rounds, medians (ms): E3 (64 products of
-/// 256 × 64 × 256, 16 MiB of C) 3.50 → 2.99 on two threads and 6.61 → 5.84
-/// on one; E2 (64 of 128³, 4 MiB) 1.73 → 1.63 and 3.27 → 3.03; batches of
-/// 128³ products with 2 MiB of C 0.80 → 0.75 (two threads) and 1.47 → 1.44
-/// (one); with 1 MiB 0.43–0.46 → 0.49–0.54 and 0.68 → 0.75, with 512 KiB
-/// 0.24 → 0.25–0.28 and 0.37 → 0.38: slower, as was E7 with its small
-/// intermediates streamed (0.20 → 0.23). Products
-/// over more than one depth block ([`Scalar::KC`]) read C back and never
-/// stream.
+/// next op reads it from memory. On Zen 4 (1 MiB L2): batched 256 × 64 × 256
+/// products (16 MiB of C) 15% faster, batched 128³ ones (4 MiB) 6%; with 1 MiB
+/// of C or less, slower (10%). Products over more than one depth block
+/// ([`Scalar::KC`]) read C back and never stream.
 pub(crate) fn streams_c(bytes: usize) -> bool {
     bytes >= 2 * crate::kernels::fast::l2_bytes()
 }
@@ -654,8 +616,7 @@ impl Fetch {
 /// Deals [`Upcoming`] ranges out to a band's tiles as [`Fetch`]es: each tile's
 /// kernel fetches its share one line per step of k, so that the prefetches
 /// spread over the work. (Issued all at once after each tile, the share — 47
-/// lines per tile in E2 — stalled on the core's line-fill buffers: `perf` put 16%
-/// of E2's single-threaded time on those prefetches, on a Xeon host.)
+/// lines per tile in batched 128³ products — stalls on the core's line-fill buffers.)
 struct Prefetcher<'a> {
     spans: &'a [Upcoming],
     span: usize,
@@ -800,14 +761,8 @@ pub(crate) unsafe fn gemm<T: Scalar>(
 /// The largest row-major B (bytes) read in place rather than packed (see
 /// [`gemm`](fn@gemm)): a quarter of a 1 MiB L2, which holds a batch's next B
 /// beside this one. Packing cost a copy per product and, for a single product of
-/// 2¹⁵ elements of B or more, a parallel region of its own. Measured on the Zen 4
-/// host, two threads, alternating processes, medians (µs): E2 (64 × 128³) 1305–1342
-/// → 1253–1270 (4 of 4 rounds; one thread 2724 → 2474–2508), 96 × 512 × 64 f32 122
-/// → 58, the same with A transposed 86–138 → 70–78, 64 × 128³ f64 2535–2609 →
-/// 2477–2481 (a build with it behind a switch); against the build before, 256² f32
-/// 167.5–170.6 → 158.8–164.8, 100² f32 37.2–38.1 → 32.8–35.9 and 180² f64
-/// 158–161 → 135–147 (a packed last panel each); E3 (B transposed: packed), E4, E7
-/// and 2048 × 64 × 512 level.
+/// 2¹⁵ elements of B or more, a parallel region of its own (on Zen 4, two
+/// threads: batched 128³ products 4% faster, 96 × 512 × 64 f32 2× faster).
 const B_IN_PLACE_BYTES: usize = 256 << 10;
 
 /// B's panels as `compute_band` reads them: step p of panel s is `NR`
@@ -1032,19 +987,9 @@ thread_local! {
 
 /// The size of a packed A block (`mc` rows × `KC`) within a band: 144 rows in
 /// f32, 72 in f64 at `KC` = 1024. It stays in a 1–2 MiB L2 beside the B panel
-/// running past it. Measured at `KC` = 512, where 144 rows of f64 were 576 KiB,
-/// on the Intel AVX-512/AMX host (2 MiB L2), one build with blocks of 72 or 144
-/// rows in turn, separate processes, medians (ms): 1024² f64
-/// one thread 26.4/25.9/29.0 → 25.7/25.3/26.8, f32 12.3/12.0/13.2 → 11.9/11.7/12.3;
-/// two threads, seven rounds, better in 5 of 7 pairs for both (the host slowing
-/// down as they ran; the last: f64 14.9 → 14.2, f32 6.82 → 6.50), E2/E3/E7 level.
-/// In a `peers.py` run with both builds interleaved, in a slow phase of the
-/// host, two threads were level (E1a 7.50 → 7.48 ms, E1b 15.64 → 15.82): the
-/// gain is a few percent at most, clearest on one thread. At `KC` = 1024, f64
-/// blocks of 144 rows (1.15 MiB) against 72 (576 KiB) were 1–2% faster on that
-/// host (1024², four rounds, medians: two threads 13.4–13.8 against 13.1–14.1 ms,
-/// one 25.6–27.3 against 26.3–27.5), but would leave no room for B in a 1 MiB L2
-/// (Zen 4): the block is kept at 576 KiB.
+/// running past it (1024² f64, one thread: 2–7% faster than blocks of half the
+/// size). Blocks of twice the size were 1–2% faster on a 2 MiB L2 but would
+/// leave no room for B in a 1 MiB L2 (Zen 4).
 const A_BLOCK_BYTES: usize = 576 << 10;
 
 /// The most rows of A packed at a time within a band: [`A_BLOCK_BYTES`] of whole
@@ -1125,9 +1070,7 @@ unsafe fn compute_band<T: Scalar>(
             // depth block of B is small enough to come from L2 (half of it) each time: the
             // panel's rows then stay in L1, and B is one sequential stream. Otherwise (and
             // for a packed A) the A block is L2's and each B panel L1's (see the module docs).
-            // E3 (64 products of 256 × 64 × 256, A in place), alternating rounds, medians: one
-            // thread 6.48 → 6.41 and 6.32 → 5.92 ms; two threads 3.58 → 3.40, 3.65 → 3.47,
-            // 3.62 → 3.61, 3.29 → 3.37 (the host's noise is of that size). E2, E7 unchanged.
+            // (Batched 256 × 64 × 256 products, A in place: 1–6% faster.)
             let panels_n = n.div_ceil(nr);
             let a_panel_outer = in_place && panels_n * kc * nr * std::mem::size_of::<T>() <= 512 << 10;
             let mut run_tile = |s: usize, q: usize| {

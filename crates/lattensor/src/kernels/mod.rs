@@ -7,12 +7,13 @@
 //! - [`parallel`] (when to go parallel) over [`pool`] (the fork-join pool).
 //! - [`simd`]: instruction-set dispatch, lane folds, CPU and cache detection,
 //!   prefetches and streaming stores, vectorised conversions; [`exp`].
-//! - `gemm` and `column_sums`: matrix products and column sums.
+//! - [`matmul`] (batched matrix products over strided views, choosing
+//!   `gemm` or a plain loop) and [`sums`] (sums, long and compensated, and
+//!   row/column sums).
 //!
 //! [`fast`] keeps the old paths of the SIMD primitives for callers outside
 //! `kernels/`.
 
-pub(crate) mod column_sums;
 pub(crate) mod copy;
 pub(crate) mod elementwise;
 pub(crate) mod exp;
@@ -20,10 +21,12 @@ pub(crate) mod fast;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
+pub(crate) mod matmul;
 pub(crate) mod parallel;
 pub(crate) mod pool;
 pub(crate) mod simd;
 pub(crate) mod strided;
+pub(crate) mod sums;
 
 pub(crate) use copy::{copy_into, row_major};
 pub(crate) use elementwise::{

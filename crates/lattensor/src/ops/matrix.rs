@@ -4,7 +4,6 @@ use std::sync::Arc;
 
 use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
-use crate::einsum::{Front, PathOptions, einsum_front};
 use crate::promote;
 use crate::{DType, Tensor, with_dtype};
 
@@ -67,8 +66,90 @@ pub fn matmul_ext(a: &Tensor, b: &Tensor, ta: bool, tb: bool, adj_a: bool, adj_b
             b.shape()
         )));
     }
-    let out = einsum_front(Front::NumPy, "...ij,...jk->...ik", &[&a, &b], PathOptions::default())?;
+    let out = batched_product(&a, &b, result.dtype)?;
     Ok(out.with_weak(result.weak))
+}
+
+/// `a @ b` over the last two axes with NumPy's broadcasting of the batch axes,
+/// computed in `result`'s compute type and returned as a strong `result` tensor.
+///
+/// The operands' batch axes fall in three groups: those both operands have
+/// (beyond size-1 broadcasting) form the product's batch; those only one has
+/// (the other's being absent or 1) join that operand's free axis, making one
+/// larger product (`[2, 1, m, k] @ [5, k, n]` is one `[2m, k] × [k, 5n]`
+/// product). Each operand is permuted to `[batch, free, contracted]` /
+/// `[batch, contracted, free]` (a view when its strides allow), multiplied by
+/// [`crate::kernels::matmul`], and the result is permuted back to
+/// `[batch..., m, n]` (a view).
+fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
+    let (ea, eb) = (a.rank() - 2, b.rank() - 2);
+    let nb = ea.max(eb);
+    // (Messages and allocation errors name "einsum", as when matmul ran on `...ij,...jk->...ik`.)
+    // the size of batch axis q (0..nb, right-aligned) in an operand with `e` batch axes, if it has it
+    let dim = |t: &Tensor, e: usize, q: usize| (q >= nb - e).then(|| t.shape()[q - (nb - e)]);
+    let mut sizes = Vec::with_capacity(nb);
+    for q in 0..nb {
+        sizes.push(match (dim(a, ea, q), dim(b, eb, q)) {
+            (Some(s), Some(d)) if s != d && s != 1 && d != 1 => {
+                return Err(Error::InvalidArgument(format!(
+                    "einsum: operands could not be broadcast together: the ellipsis ('...') dimensions of operand 0 \
+                     (shaped {}) and operand 1 (shaped {}) have sizes {s} and {d} [equation '...ij,...jk->...ik']",
+                    shape_str(a.shape()),
+                    shape_str(b.shape())
+                )));
+            }
+            (Some(1), Some(d)) | (None, Some(d)) => d,
+            (Some(s), _) => s,
+            (None, None) => 1,
+        });
+    }
+    // each operand's batch axes that are not broadcast (size-1 against a larger size)
+    let kept = |t: &Tensor, e: usize| -> Vec<usize> { (0..nb).filter(|&q| dim(t, e, q) == Some(sizes[q])).collect() };
+    let (qa, qb) = (kept(a, ea), kept(b, eb));
+    let both: Vec<usize> = qa.iter().copied().filter(|q| qb.contains(q)).collect();
+    let a_only: Vec<usize> = qa.iter().copied().filter(|q| !qb.contains(q)).collect();
+    let b_only: Vec<usize> = qb.iter().copied().filter(|q| !qa.contains(q)).collect();
+    let compute = crate::kernels::matmul::compute_dtype(result);
+    // an operand as a view of its kept batch axes and its two matrix axes, in `compute`
+    let prepare = |t: &Tensor, e: usize, kept: &[usize]| -> Result<Tensor> {
+        let (l, r) = (t.layout(), t.rank());
+        let axes: Vec<usize> = kept.iter().map(|&q| q - (nb - e)).chain([r - 2, r - 1]).collect();
+        let layout = Layout::from_parts(
+            axes.iter().map(|&x| l.shape()[x]).collect(),
+            axes.iter().map(|&x| l.strides()[x]).collect(),
+            l.offset(),
+        );
+        let v = Tensor { storage: Arc::clone(&t.storage), layout, dtype: t.dtype, weak: false };
+        if v.dtype() == compute { Ok(v) } else { v.cast(compute) }
+    };
+    let (va, vb) = (prepare(a, ea, &qa)?, prepare(b, eb, &qb)?);
+    let pos = |kept: &[usize], want: &[usize]| -> Vec<usize> {
+        want.iter().filter_map(|w| kept.iter().position(|q| q == w)).collect()
+    };
+    let (ra, rb) = (qa.len(), qb.len());
+    // a as [both, a_only, m, k], b as [both, k, b_only, n]
+    let pa: Vec<usize> = [pos(&qa, &both), pos(&qa, &a_only), vec![ra, ra + 1]].concat();
+    let pb: Vec<usize> = [pos(&qb, &both), vec![rb], pos(&qb, &b_only), vec![rb + 1]].concat();
+    let prod = |qs: &[usize]| crate::core::layout::dims_product(qs.iter().map(|&q| sizes[q]));
+    let (m, k, n) = (a.shape()[ea], a.shape()[ea + 1], b.shape()[eb + 1]);
+    let (bt, mm, nn) = (prod(&both), prod(&a_only) * m, prod(&b_only) * n);
+    let a3 = va.transpose(&pa)?.reshape(&[bt as isize, mm as isize, k as isize])?;
+    let b3 = vb.transpose(&pb)?.reshape(&[bt as isize, k as isize, nn as isize])?;
+    let out = crate::kernels::matmul::matmul_any(&a3, &b3, "einsum")?;
+    // the product's axes are [both, a_only, m, b_only, n]: back to [batch..., m, n]
+    let labels: Vec<usize> =
+        both.iter().chain(&a_only).copied().chain([nb]).chain(b_only.iter().copied()).chain([nb + 1]).collect();
+    let shape: Vec<isize> = labels.iter().map(|&l| if l == nb { m } else if l == nb + 1 { n } else { sizes[l] } as isize).collect();
+    let perm: Vec<usize> = (0..nb + 2).filter_map(|l| labels.iter().position(|&x| x == l)).collect();
+    let t = out.reshape(&shape)?.transpose(&perm)?;
+    let t = if result != compute { t.cast(result)? } else { t };
+    Ok(Tensor { storage: t.storage.clone(), layout: t.layout.clone(), dtype: t.dtype, weak: false })
+}
+
+/// A shape as einsum's messages print it: `[2,3,4]`.
+fn shape_str(shape: &[usize]) -> String {
+    let parts: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", parts.join(","))
 }
 
 /// Swaps the last two axes (a view); with `conjugate`, also conjugates.

@@ -4,8 +4,8 @@
 //!
 //! Axes are TF's: an int, a list (negative counts from the end, duplicates
 //! are an error), or [`Axes::All`]; `keepdims` keeps reduced axes as length 1.
-//! Results keep the input's dtype and weakness (report.md §e: the mean of a
-//! weak int is a weak int and truncates), except that variance, std and the
+//! Results keep the input's dtype and weakness (the mean of a
+//! weak int is a weak int and truncates, as in TF), except that variance, std and the
 //! norm of complex inputs are real. Accumulation is wider than the data:
 //! floats accumulate in f64 with compensated (Kahan–Neumaier) summation,
 //! complex in complex128, integers in 128-bit integers (sums and products then
@@ -18,7 +18,11 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 use crate::kernels::strided::Walk;
-use crate::kernels::{for_each_block, par_map, par_map_chunks};
+use crate::kernels::sums::{
+    CKahan, Kahan, ckahan_combine, ckahan_fold, column_sums, finish, kahan_add, kahan_combine, kahan_fold, narrow_fold,
+    sum_f32, sum_f64,
+};
+use crate::kernels::{for_each_block, par_map};
 use crate::{DType, Tensor, with_dtype};
 
 /// Which axes a reduction runs over.
@@ -143,219 +147,6 @@ fn fold_blocks<A: Element, S: Copy + Send + Sync>(
     par_map(p.outer, p.outer * p.inner, |o| one(o, 0, p.inner))
 }
 
-/// Column sums of a contiguous `[rows, cols]` matrix (a reduction over leading
-/// axes), read row by row as the data lies in memory.
-///
-/// The work is a grid of tasks: stripes of up to 4096 columns (32 KB of f64
-/// accumulators, which stay in cache) times up to eight blocks of rows, each
-/// task streaming its rows front to back. Each column's partial sums are then
-/// combined in block order. The split depends only on the shape, never on
-/// the thread count, so results are the same on every machine.
-fn column_sums<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
-    const STRIPE: usize = 4096;
-    const MIN_BLOCK_ROWS: usize = 64;
-    let Some(data) = x.as_slice::<A>() else { return vec![0.0; cols] };
-    // Narrower floats are exact in f64, and f64 sums of up to 2²⁹ of them err by
-    // less than 2⁻²⁴ of the sum of magnitudes (below half an f32 ulp of
-    // anything but cancelling sums): plain f64 adds suffice. f64 input needs the compensation.
-    let compensate = A::DTYPE == DType::F64;
-    let blocks = (rows / MIN_BLOCK_ROWS).clamp(1, 8);
-    let rows_per_block = rows.div_ceil(blocks);
-    // Each row block's partial sums (and compensations), `cols` per block, written in place
-    // by the tasks: per-task vectors, freed at the end of every call, cost page faults on
-    // every call (~5% of a 4096² f32 mean, measured with `perf`).
-    let mut sums = vec![0f64; blocks * cols];
-    let mut comps = if compensate { vec![0f64; blocks * cols] } else { Vec::new() };
-    let task = |block: usize, c0: usize, sum: &mut [f64], comp: &mut [f64]| {
-        let w = sum.len();
-        let (r0, r1) = (block * rows_per_block, ((block + 1) * rows_per_block).min(rows));
-        if let (false, Some(f32_rows)) = (compensate, crate::kernels::fast::same::<A, f32>(data)) {
-            use crate::kernels::column_sums::{ROWS, add_rows};
-            let seg = |r: usize| &f32_rows[r * cols + c0..r * cols + c0 + w];
-            // several rows per pass over the accumulators, added in row order (same bits as one at a time)
-            let mut r = r0;
-            while r + ROWS <= r1 {
-                add_rows(sum, std::array::from_fn::<_, ROWS, _>(|q| seg(r + q)));
-                r += ROWS;
-            }
-            for r in r..r1 {
-                add_rows(sum, [seg(r)]);
-            }
-            return;
-        }
-        let mut row = vec![0f64; w];
-        for r in r0..r1 {
-            crate::kernels::simd::convert::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
-            crate::kernels::fast::simd!({
-                if compensate {
-                    for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
-                        // Neumaier: the compensation keeps the bits lost in s + v
-                        let t = *s + v;
-                        *c += if s.abs() >= v.abs() { (*s - t) + v } else { (v - t) + *s };
-                        *s = t;
-                    }
-                } else {
-                    for (s, &v) in sum.iter_mut().zip(&row) {
-                        *s += v;
-                    }
-                }
-            },);
-        }
-    };
-    // the tasks: (row block, stripe of columns), each with its pieces of `sums` and `comps`
-    let mut pieces: Vec<(usize, usize, &mut [f64], &mut [f64])> = Vec::new();
-    let mut comp_rows = comps.chunks_mut(cols);
-    for (block, sum_row) in sums.chunks_mut(cols).enumerate() {
-        let mut comp_stripes = comp_rows.next().map(|c| c.chunks_mut(STRIPE));
-        for (stripe, sum) in sum_row.chunks_mut(STRIPE).enumerate() {
-            let comp = comp_stripes.as_mut().and_then(|c| c.next()).unwrap_or_default();
-            pieces.push((block, stripe * STRIPE, sum, comp));
-        }
-    }
-    crate::kernels::par_for_each(pieces, rows * cols, |(block, c0, sum, comp)| task(block, c0, sum, comp));
-    let part = |block: usize, c: usize| -> Kahan {
-        (sums[block * cols + c], if compensate { comps[block * cols + c] } else { 0.0 })
-    };
-    (0..cols).map(|c| finish((1..blocks).fold(part(0, c), |acc, block| kahan_combine(acc, part(block, c))))).collect()
-}
-
-/// Compensated f64 sum state: (sum, compensation).
-type Kahan = (f64, f64);
-
-fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
-    let t = s + x;
-    let c = if s.abs() >= x.abs() { c + ((s - t) + x) } else { c + ((x - t) + s) };
-    (t, c)
-}
-
-/// Sum of a block, widened to f64, by [`crate::kernels::fast::fold_lanes`], the lanes
-/// then compensated into the state (short blocks, such as rows of a reduction over a
-/// small last axis, skip the 32 empty lanes).
-#[inline(always)]
-fn widening_fold<T: Copy>(s: Kahan, xs: &[T], widen: impl Fn(T) -> f64) -> Kahan {
-    let (lanes, tail) = crate::kernels::fast::fold_lanes(xs, 0f64, |a, x| a + widen(x));
-    let mut s = s;
-    if tail.len() < xs.len() {
-        for l in lanes.into_iter().flatten() {
-            s = kahan_add(s, l);
-        }
-    }
-    for &x in tail {
-        s = kahan_add(s, widen(x));
-    }
-    s
-}
-
-fn kahan_fold(s: Kahan, xs: &[f64]) -> Kahan {
-    widening_fold(s, xs, |x| x)
-}
-
-/// [`kahan_fold`] for f32 blocks (f16/bf16 arrive converted to f32), with no f64 copy of the block.
-fn narrow_fold(s: Kahan, xs: &[f32]) -> Kahan {
-    widening_fold(s, xs, |x| x as f64)
-}
-
-/// The sum of f32 values accumulated in f64 (compensated across blocks), split
-/// across threads when long: full reductions and einsum's reductions of f32 use it.
-///
-/// The widening has a price, paid only when the data comes from cache: on Zen 4
-/// the f32 → f64 conversion bounds any such loop at ~57 GB/s a core, whatever
-/// its vector width (`bench/probes/widening_sum.c`; an AVX-512 loop of 128
-/// lanes measured level with this one), where an f32 accumulator reads 73 GB/s
-/// from L3 and more from L2. From DRAM it is free. Exactness is worth the rest.
-pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
-    long_sum(xs, crate::kernels::fast::long_reads(), narrow_fold, |x| x as f64)
-}
-
-/// [`sum_f32`] for f64 values.
-pub(crate) fn sum_f64(xs: &[f64]) -> f64 {
-    long_sum(xs, crate::kernels::fast::long_reads(), kahan_fold, |x| x)
-}
-
-/// Elements per task of a long sum (a quarter of that per stream when four streams are read).
-const LONG_SPLIT: usize = 1 << 16;
-
-/// How far apart (bytes, at least) the four streams of a thread start beyond a
-/// quarter of the data: four streams a power of two apart read 512 MiB at 51.7
-/// GB/s on the Zen 3 host, set 2 MiB further apart at 58.9 (one stream: 41.6).
-const STREAM_SKEW: usize = (2 << 20) + (64 << 10);
-
-/// The compensated sum of `xs` (the lanes of each block summed in f64), split
-/// into tasks run in parallel when long and combined in task order, so that
-/// the result depends only on the length and `reads.streams`.
-///
-/// With four streams, the data is cut into quarters of whole pieces
-/// (`LONG_SPLIT / 4` elements), and task `i` reads piece `i` of each quarter,
-/// quarter `j`'s pieces taken from [`STREAM_SKEW`]·j bytes on, wrapping round, so
-/// that a thread's contiguous run of tasks reads four sequential streams that
-/// are not a power of two apart. The elements after the last whole piece
-/// of the last quarter make one more task.
-fn long_sum<T: Copy + Sync>(
-    xs: &[T],
-    reads: crate::kernels::fast::LongReads,
-    fold: impl Fn(Kahan, &[T]) -> Kahan + Sync,
-    widen: impl Fn(T) -> f64 + Copy + Sync,
-) -> f64 {
-    if xs.len() < 32 {
-        // a plain f64 loop: exact enough for so few terms, and no compensation to pay for per short row
-        return xs.iter().fold(0.0, |a, &x| a + widen(x));
-    }
-    if xs.len() < 4 * LONG_SPLIT {
-        return finish(fold((0.0, 0.0), xs));
-    }
-    if reads.streams == 4 {
-        let piece = LONG_SPLIT / 4;
-        let pieces = xs.len() / 4 / piece;
-        let quarter = pieces * piece;
-        let shift = STREAM_SKEW.div_ceil(piece * std::mem::size_of::<T>());
-        let parts: Vec<Kahan> = par_map(pieces + 1, xs.len(), |i| {
-            if i == pieces {
-                return fold((0.0, 0.0), &xs[4 * quarter..]);
-            }
-            let at = |j: usize| j * quarter + (i + j * shift) % pieces * piece;
-            let streams = [0, 1, 2, 3].map(|j| &xs[at(j)..at(j) + piece]);
-            if reads.fetch { fold4::<T, true>(streams, widen) } else { fold4::<T, false>(streams, widen) }
-        });
-        return finish(parts.into_iter().fold((0.0, 0.0), kahan_combine));
-    }
-    let parts: Vec<Kahan> = par_map_chunks(xs, LONG_SPLIT, |c| fold((0.0, 0.0), c));
-    finish(parts.into_iter().fold((0.0, 0.0), kahan_combine))
-}
-
-/// The compensated sum of four slices of one length (a multiple of 8), read side
-/// by side ([`crate::kernels::fast::fold_streams`]).
-#[inline(always)]
-fn fold4<T: Copy, const FETCH: bool>(xs: [&[T]; 4], widen: impl Fn(T) -> f64) -> Kahan {
-    let lanes = crate::kernels::fast::fold_streams::<T, f64, FETCH>(xs, 0f64, |a, x| a + widen(x));
-    lanes.into_iter().flatten().fold((0.0, 0.0), kahan_add)
-}
-
-fn kahan_combine(a: Kahan, b: Kahan) -> Kahan {
-    let (s, c) = kahan_add(a, b.0);
-    (s, c + a.1 + b.1)
-}
-
-fn finish(s: Kahan) -> f64 {
-    // Once the sum is ±inf or NaN the compensation is NaN (inf - inf); the plain sum is the
-    // IEEE answer (1 + inf = inf, inf + -inf = NaN).
-    if s.0.is_finite() { s.0 + s.1 } else { s.0 }
-}
-
-type CKahan = (Kahan, Kahan);
-
-fn ckahan_fold(s: CKahan, xs: &[Complex64]) -> CKahan {
-    let (mut re, mut im) = s;
-    for z in xs {
-        re = kahan_add(re, z.re);
-        im = kahan_add(im, z.im);
-    }
-    (re, im)
-}
-
-fn ckahan_combine(a: CKahan, b: CKahan) -> CKahan {
-    (kahan_combine(a.0, b.0), kahan_combine(a.1, b.1))
-}
-
 /// Writes per-output values into a new tensor of `dtype` with `x`'s weakness.
 fn emit<V: Element>(p: &Plan, values: &[V], dtype: DType, weak: bool) -> Result<Tensor> {
     let mut out = Tensor::zeros(&p.out_shape, dtype)?;
@@ -367,6 +158,14 @@ fn emit<V: Element>(p: &Plan, values: &[V], dtype: DType, weak: bool) -> Result<
     Ok(out.with_weak(weak))
 }
 
+/// [`column_sums`] of a contiguous tensor viewed as `[rows, cols]`.
+fn column_sums_of<A: Element>(x: &Tensor, rows: usize, cols: usize) -> Vec<f64> {
+    match x.as_slice::<A>() {
+        Some(data) => column_sums(data, rows, cols),
+        None => vec![0.0; cols],
+    }
+}
+
 /// Sum over the plan in the widest type of the dtype's kind.
 fn sums(p: &Plan, dtype: DType) -> SumValues {
     if dtype.is_complex() {
@@ -374,10 +173,10 @@ fn sums(p: &Plan, dtype: DType) -> SumValues {
         SumValues::Complex(v.into_iter().map(|(r, i)| Complex64::new(finish(r), finish(i))).collect())
     } else if let (true, Some(x)) = (dtype.is_float() && p.outer > 1, &p.rows) {
         SumValues::Float(match dtype {
-            DType::F32 => column_sums::<f32>(x, p.inner, p.outer),
-            DType::F64 => column_sums::<f64>(x, p.inner, p.outer),
-            DType::F16 => column_sums::<half::f16>(x, p.inner, p.outer),
-            _ => column_sums::<half::bf16>(x, p.inner, p.outer),
+            DType::F32 => column_sums_of::<f32>(x, p.inner, p.outer),
+            DType::F64 => column_sums_of::<f64>(x, p.inner, p.outer),
+            DType::F16 => column_sums_of::<half::f16>(x, p.inner, p.outer),
+            _ => column_sums_of::<half::bf16>(x, p.inner, p.outer),
         })
     } else if let (1, Some(xs)) = (p.outer, p.view.as_slice::<f32>()) {
         SumValues::Float(vec![sum_f32(xs)])
@@ -753,41 +552,6 @@ mod tests {
         assert_eq!(l.item::<f64>().unwrap(), f64::NEG_INFINITY);
         let l = reduce_logsumexp(&m(vec![1000.0, 1000.0], &[2]), Axes::All, false).unwrap();
         assert!((l.item::<f64>().unwrap() - (1000.0 + 2f64.ln())).abs() < 1e-12);
-    }
-
-    #[test]
-    fn long_sums_read_in_one_or_four_streams_are_exact() {
-        use crate::kernels::fast::LongReads;
-        let reads = [(1, true), (4, true), (4, false)].map(|(streams, fetch)| LongReads { streams, fetch });
-        // small integers: every partial sum is exact in f64, whatever the order; lengths
-        // around whole quarters of pieces, and pieces fewer and more than the skew
-        for n in [(1usize << 18) - 1, 1 << 18, (1 << 18) + 3, (1 << 20) + 4 * 16_384 + 13, 3_000_001, 40 << 20] {
-            let xs: Vec<f32> = (0..n).map(|i| ((i * 7919) % 2003) as f32 - 1000.0).collect();
-            let exact: f64 = xs.iter().map(|&x| x as f64).sum();
-            let wide: Vec<f64> = xs.iter().map(|&x| x as f64).collect();
-            for r in reads {
-                assert_eq!(long_sum(&xs, r, narrow_fold, |x| x as f64), exact, "{n} elements, {r:?}");
-                assert_eq!(long_sum(&wide, r, kahan_fold, |x| x), exact, "{n} f64 elements, {r:?}");
-            }
-        }
-        // each element counted once: distinct values (exact in f32 and their sum in f64),
-        // so that a piece read twice or missed changes the sum
-        for n in [(1usize << 20) + 4 * 16_384 + 13, 9_000_011] {
-            let xs: Vec<f32> = (1..=n).map(|i| i as f32).collect();
-            let exact = (n * (n + 1) / 2) as f64;
-            for r in reads {
-                assert_eq!(long_sum(&xs, r, narrow_fold, |x| x as f64), exact, "1..={n}, {r:?}");
-            }
-        }
-        // and the compensation survives the split: 1e8 plus many ones, in each quarter
-        let mut v = vec![1.0f32; 1 << 20];
-        for q in 0..4 {
-            v[q << 18] = 1e8;
-        }
-        let want = 4e8 + ((1 << 20) - 4) as f64;
-        for r in reads {
-            assert_eq!(long_sum(&v, r, narrow_fold, |x| x as f64), want, "{r:?}");
-        }
     }
 
     #[test]
