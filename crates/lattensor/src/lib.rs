@@ -41,6 +41,7 @@
 #![warn(missing_docs)]
 
 mod core;
+mod dispatch;
 pub mod einsum;
 mod io;
 mod kernels;
