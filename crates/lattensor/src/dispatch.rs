@@ -260,6 +260,40 @@ impl Compute for f64 {
     }
 }
 
+/// The storage types of the real floats: bf16, f16, f32 and f64.
+pub(crate) trait FloatStorage: Element {
+    /// `x` rounded once to this type (to nearest, ties to even).
+    fn round_f64(x: f64) -> Self;
+}
+
+impl FloatStorage for half::bf16 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        half::bf16::from_f64(x)
+    }
+}
+
+impl FloatStorage for half::f16 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        half::f16::from_f64(x)
+    }
+}
+
+impl FloatStorage for f32 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        x as f32
+    }
+}
+
+impl FloatStorage for f64 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        x
+    }
+}
+
 /// An element-wise function of one real (or complex) float tensor that keeps
 /// its dtype and weakness (`exp`, `sqrt`, the special functions, activations).
 ///
@@ -274,7 +308,7 @@ pub(crate) trait Map1: Sync + Sized {
 
     /// The value for one element read as its compute type `C` (see the module
     /// docs), rounded to the storage type `S`.
-    fn real<C: Compute, S: Element>(&self, x: C) -> S;
+    fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S;
 
     /// The value for one complex element (only called if [`Map1::COMPLEX`]).
     fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
@@ -413,7 +447,7 @@ mod tests {
         fn name(&self) -> &str {
             "probe"
         }
-        fn real<C: Compute, S: Element>(&self, x: C) -> S {
+        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
             // 1 in the f32 path, 2 in the f64 path; rounded once to the storage type
             x.either(&|_| 1.0, &|_| 2.0).cast_into()
         }
