@@ -489,7 +489,7 @@ pub fn scalar_mul<'a>(scalar: impl Into<Operand<'a>>, x: &Tensor) -> Result<Tens
 
 /// Clamps `x` to `[lo, hi]` as TF does: `maximum(minimum(x, hi), lo)`, promoted through the
 /// lattice like `minimum`/`maximum` (`int8` clipped to `-1.5, 2.5` is `float64`), with the
-/// weakness of `x` (report.md §e). NaN stays NaN; where a value equals a bound the bound is
+/// weakness of `x`. NaN stays NaN; where a value equals a bound the bound is
 /// returned (so `-0.0` clipped to `[0, 1]` is `+0.0`, as in TF).
 ///
 /// ```
@@ -515,6 +515,8 @@ pub fn clip_by_value<'a>(x: &Tensor, lo: impl Into<Operand<'a>>, hi: impl Into<O
 
 #[cfg(test)]
 mod tests {
+    use half::{bf16, f16};
+
     use super::*;
     use crate::ops::compare::equal;
 

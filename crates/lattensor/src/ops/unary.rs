@@ -485,20 +485,39 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     Ok(a)
 }
 
-/// Maps a complex tensor to a real one of its component dtype with `f`, keeping weakness.
-fn complex_to_real(
-    op: &str,
-    x: &Tensor,
-    f32f: fn(Complex<f32>) -> f32,
-    f64f: fn(Complex<f64>) -> f64,
-) -> Result<Tensor> {
+/// A real function of a complex number (its real part, imaginary part, argument).
+trait ComplexToReal {
+    const NAME: &'static str;
+    fn apply<R: Float>(z: Complex<R>) -> R;
+}
+
+/// Maps a complex tensor to a real one of its component dtype with `F`, keeping weakness.
+fn complex_to_real<F: ComplexToReal>(x: &Tensor) -> Result<Tensor> {
     let rd = x.dtype().real_dtype();
-    let mut out = Tensor::for_overwrite(op, x.shape(), rd)?;
-    match x.dtype() {
-        DType::C64 => kernels::unary::<Complex<f32>, f32, _>(x, out.data_mut(), f32f),
-        _ => kernels::unary::<Complex<f64>, f64, _>(x, out.data_mut(), f64f),
-    }
+    let mut out = Tensor::for_overwrite(F::NAME, x.shape(), rd)?;
+    crate::with_complex_dtype!(x.dtype(), R,
+        kernels::unary::<Complex<R>, R, _>(x, out.data_mut(), F::apply::<R>),
+        other => unreachable!("complex was checked"));
     Ok(out.with_weak(x.is_weak()))
+}
+
+macro_rules! complex_to_real {
+    ($name:literal, |$z:ident| $f:expr) => {{
+        struct F;
+        impl ComplexToReal for F {
+            const NAME: &'static str = $name;
+            #[inline(always)]
+            fn apply<R: Float>($z: Complex<R>) -> R {
+                $f
+            }
+        }
+        F
+    }};
+}
+
+/// Runs [`complex_to_real`] with the function given by `complex_to_real!`.
+fn run_complex_to_real<F: ComplexToReal>(_: F, x: &Tensor) -> Result<Tensor> {
+    complex_to_real::<F>(x)
 }
 
 /// TF's `real` and `conj` accept numeric tensors only (`TypeError` for bool).
@@ -515,7 +534,7 @@ pub fn real(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
-    complex_to_real("real", x, |z| z.re, |z| z.re)
+    run_complex_to_real(complex_to_real!("real", |z| z.re), x)
 }
 
 /// Imaginary part; zeros of the same dtype for a real input (bool too, as in TF).
@@ -526,7 +545,7 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return crate::zeros_like(x, None);
     }
-    complex_to_real("imag", x, |z| z.im, |z| z.im)
+    run_complex_to_real(complex_to_real!("imag", |z| z.im), x)
 }
 
 /// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
@@ -537,7 +556,7 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_complex() {
-        return complex_to_real("angle", x, |z| z.im.atan2(z.re), |z| z.im.atan2(z.re));
+        return run_complex_to_real(complex_to_real!("angle", |z| z.im.atan2(z.re)), x);
     }
     struct Angle;
     impl Map1 for Angle {

@@ -611,6 +611,8 @@ pub fn round(a: impl Into<Value>, decimals: i32) -> Result<Tensor> {
 
 #[cfg(test)]
 mod tests {
+    use half::bf16;
+
     use super::*;
     use crate::{Error, Tensor};
 
