@@ -4,9 +4,9 @@
 //! |---|---|
 //! | `tf.debugging.check_numerics` | [`check_numerics`] |
 
+use crate::Tensor;
 use crate::core::error::{Error, Result};
 use crate::kernels::{for_each_block, strided::Walk};
-use crate::{DType, Tensor};
 
 /// Returns `tensor` unchanged if it holds no NaN or infinity
 /// (`tf.debugging.check_numerics`); keeps dtype and weakness.
@@ -30,24 +30,19 @@ pub fn check_numerics(tensor: &Tensor, message: &str) -> Result<Tensor> {
     let (mut nan, mut inf) = (false, false);
     let walk = Walk::new([tensor.layout()]);
     let n = tensor.numel();
-    match tensor.dtype() {
-        // bf16 and f16 widen to f32 exactly, NaN and infinities included.
-        DType::BF16 | DType::F16 | DType::F32 => for_each_block::<f32>(tensor, &walk, 0, n, |b| {
-            nan |= b.iter().any(|v| v.is_nan());
-            inf |= b.iter().any(|v| v.is_infinite());
-        }),
-        DType::F64 => for_each_block::<f64>(tensor, &walk, 0, n, |b| {
-            nan |= b.iter().any(|v| v.is_nan());
-            inf |= b.iter().any(|v| v.is_infinite());
-        }),
-        d => {
-            return Err(Error::UnsupportedDType {
-                op: "check_numerics".into(),
-                dtype: d,
-                supported: "bfloat16, float16, float32, float64".into(),
-            });
-        }
-    }
+    // bf16 and f16 widen to f32 exactly, NaN and infinities included.
+    crate::with_float_compute!(tensor.dtype(), C,
+    for_each_block::<C>(tensor, &walk, 0, n, |b| {
+        nan |= b.iter().any(|v| v.is_nan());
+        inf |= b.iter().any(|v| v.is_infinite());
+    }),
+    other => {
+        return Err(Error::UnsupportedDType {
+            op: "check_numerics".into(),
+            dtype: tensor.dtype(),
+            supported: "bfloat16, float16, float32, float64".into(),
+        });
+    });
     let what = match (inf, nan) {
         (false, false) => return Ok(tensor.clone()),
         (true, true) => "Inf and NaN",

@@ -42,6 +42,7 @@
 #![warn(missing_docs)]
 
 mod core;
+mod dispatch;
 pub mod doc;
 pub mod einsum;
 mod io;

@@ -321,63 +321,6 @@ impl Element for bool {
     }
 }
 
-/// The one dispatch point from a runtime dtype to generic code: runs `$body`
-/// with `$T` bound to the Rust element type of `$dtype` for the listed
-/// variants, and evaluates `$other` for the rest. The `with_*` macros below
-/// are this with fixed lists.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! dispatch_dtype {
-    ($dtype:expr, $T:ident, $body:expr, [$($v:ident => $t:ty),* $(,)?], else => $other:expr) => {{
-        #[allow(unreachable_patterns)]
-        match $dtype {
-            $($crate::DType::$v => {
-                type $T = $t;
-                $body
-            })*
-            _ => $other,
-        }
-    }};
-}
-
-/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` (all 15).
-#[macro_export]
-#[doc(hidden)]
-macro_rules! with_dtype {
-    ($dtype:expr, $T:ident, $body:expr) => {
-        // every variant is listed, so the `else` arm can never run
-        $crate::with_numeric_dtype!($dtype, $T, $body, bool => {
-            type $T = bool;
-            $body
-        })
-    };
-}
-
-/// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! with_numeric_dtype {
-    ($dtype:expr, $T:ident, $body:expr, bool => $bool:expr) => {
-        $crate::dispatch_dtype!($dtype, $T, $body, [
-            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
-            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
-            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
-        ], else => $bool)
-    };
-}
-
-/// Like [`with_dtype!`] for the six inexact dtypes; `$other` is evaluated for the rest.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! with_inexact_dtype {
-    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
-        $crate::dispatch_dtype!($dtype, $T, $body, [
-            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
-            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
-        ], else => $other)
-    };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,11 +72,9 @@ impl Scalar {
     /// computing, and float16/bfloat16 kernels compute in float32, so the
     /// literal must be rounded to 16 bits first (`f16 ** 2.2` uses 2.19921875).
     pub(crate) fn rounded_to(self, dtype: DType) -> Scalar {
-        match (self, dtype) {
-            (Scalar::Bool(_) | Scalar::Complex(_), _) => self,
-            (_, DType::F16) => Scalar::Float(self.to::<f16>().to_f64()),
-            (_, DType::BF16) => Scalar::Float(self.to::<bf16>().to_f64()),
-            _ => self,
+        match self {
+            Scalar::Bool(_) | Scalar::Complex(_) => self,
+            _ => crate::with_half_dtype!(dtype, H, Scalar::Float(self.to::<H>().cast_into()), other => self),
         }
     }
 

@@ -31,6 +31,7 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::{broadcast_shapes, checked_numel};
 use crate::core::scalar::{Operand, Scalar};
+use crate::dispatch::FloatStorage;
 use crate::promote::{self, PromotionMode};
 use crate::{DType, Tensor, ops};
 
@@ -69,23 +70,28 @@ fn working_float(image: &Tensor) -> Result<Tensor> {
 
 /// `v` rounded to the float dtype `d` (returned exactly as an `f64`).
 fn round_to(d: DType, v: f64) -> f64 {
-    match d {
-        DType::BF16 => <half::bf16 as Element>::from_f64(v).cast_into(),
-        DType::F16 => <half::f16 as Element>::from_f64(v).cast_into(),
-        DType::F32 => f64::from(v as f32),
-        _ => v,
-    }
+    crate::with_f32_dtype!(d, S, S::from_f64(v).cast_into(), other => v)
 }
+
+/// One step toward zero in a float's own encoding.
+trait StepTowardZero: FloatStorage {
+    /// The neighbour of the finite, non-zero `self` toward zero.
+    fn step_toward_zero(self) -> Self;
+}
+
+macro_rules! step_toward_zero {
+    ($($t:ty),*) => {$(impl StepTowardZero for $t {
+        // in sign-magnitude encodings, one less in the bits is one step less in magnitude
+        fn step_toward_zero(self) -> Self {
+            <$t>::from_bits(self.to_bits() - 1)
+        }
+    })*};
+}
+step_toward_zero!(half::bf16, half::f16, f32, f64);
 
 /// The neighbour of the finite, non-zero `v` (a value of float dtype `d`) towards zero.
 fn toward_zero(d: DType, v: f64) -> f64 {
-    // In sign-magnitude encodings, one less in the bits is one step less in magnitude.
-    match d {
-        DType::BF16 => half::bf16::from_bits(half::bf16::from_f64(v).to_bits() - 1).to_f64(),
-        DType::F16 => half::f16::from_bits(half::f16::from_f64(v).to_bits() - 1).to_f64(),
-        DType::F32 => f64::from(f32::from_bits((v as f32).to_bits() - 1)),
-        _ => f64::from_bits(v.to_bits() - 1),
-    }
+    crate::with_f32_dtype!(d, S, S::round_f64(v).step_toward_zero().cast_into(), other => v.step_toward_zero())
 }
 
 /// `tf.dtypes.saturate_cast` for real dtypes: clips to the part of `dtype`'s

@@ -8,8 +8,28 @@
 use num_traits::Float;
 
 use super::unary::unsupported;
+use crate::core::element::Element;
 use crate::core::error::{Error, Result};
-use crate::{DType, Tensor, kernels};
+use crate::dispatch::{Compute, FloatStorage, Map1};
+use crate::{DType, Tensor};
+
+/// An activation given as one function per compute type (f32 for bfloat16,
+/// float16 and float32; f64 for float64).
+struct RealFns<'a, F, G> {
+    op: &'a str,
+    f32f: F,
+    f64f: G,
+}
+
+impl<F: Fn(f32) -> f32 + Sync, G: Fn(f64) -> f64 + Sync> Map1 for RealFns<'_, F, G> {
+    fn name(&self) -> &str {
+        self.op
+    }
+    #[inline(always)]
+    fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+        x.either(&self.f32f, &self.f64f).cast_into()
+    }
+}
 
 fn real_map(
     op: &str,
@@ -17,16 +37,7 @@ fn real_map(
     f32f: impl Fn(f32) -> f32 + Sync,
     f64f: impl Fn(f64) -> f64 + Sync,
 ) -> Result<Tensor> {
-    use crate::core::element::Element;
-    let mut out = Tensor::for_overwrite(op, x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::BF16 => kernels::unary::<f32, half::bf16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
-        DType::F16 => kernels::unary::<f32, half::f16, _>(x, out.data_mut(), |v| f32f(v).cast_into()),
-        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), f32f),
-        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), f64f),
-        d => return Err(unsupported(op, d, "bfloat16, float16, float32, float64")),
-    }
-    Ok(out.with_weak(x.is_weak()))
+    RealFns { op, f32f, f64f }.map(x)
 }
 
 /// `max(x, 0)`; integers too (`tf.nn.relu`).
@@ -126,11 +137,7 @@ pub fn leaky_relu(x: &Tensor, alpha: f64) -> Result<Tensor> {
     }
     let a32 = alpha as f32;
     // alpha rounded to the input's dtype, as TF's kernel does
-    let a = match d {
-        DType::BF16 => half::bf16::from_f32(a32).to_f32(),
-        DType::F16 => half::f16::from_f32(a32).to_f32(),
-        _ => a32,
-    };
+    let a = crate::with_half_dtype!(d, H, a32.cast_into::<H>().cast_into::<f32>(), other => a32);
     let a64 = f64::from(a32);
     real_map("leaky_relu", x, move |v| if v >= 0.0 { v } else { a * v }, move |v| if v >= 0.0 { v } else { a64 * v })
 }

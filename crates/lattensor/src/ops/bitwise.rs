@@ -6,7 +6,7 @@
 //! `and`/`or`/`xor` also accept bool, where they are the logical ops (as in
 //! NumPy), so `a & b` means one thing whatever the dtypes.
 
-use super::arith::prepare;
+use super::binary::prepare;
 use super::unary::unsupported;
 use crate::core::element::Element;
 use crate::core::error::Result;
@@ -87,7 +87,7 @@ fn bitwise(op: &str, bit_op: BitOp, a: Operand<'_>, b: Operand<'_>) -> Result<Te
         return Err(unsupported(op, d, supported));
     }
     let mut out = Tensor::for_overwrite(op, &p.shape, d)?;
-    fn go<T: Bits>(bit_op: BitOp, p: &super::arith::Prepared<'_>, out: &mut [T]) {
+    fn go<T: Bits>(bit_op: BitOp, p: &super::binary::Prepared<'_>, out: &mut [T]) {
         // One monomorphised loop per op: the match on `bit_op` is outside the loop.
         match bit_op {
             BitOp::And => kernels::binary::<T, _>(&p.a, &p.b, out, |x, y| BitOp::And.apply(x, y)),

@@ -161,7 +161,7 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
     Ok(value.materialize(t.dtype)?.with_weak(t.weak))
 }
 
-/// Makes a strong tensor of `dtype` from a value, by TF's rule (report.md §g):
+/// Makes a strong tensor of `dtype` from a value, by TF's rule:
 /// the value is converted only if promoting it with `dtype` gives `dtype`.
 ///
 /// So `constant_as(int16_tensor, F32)`, `constant_as(300, I8)` (wraps to 44),

@@ -20,13 +20,13 @@
 
 pub mod activation;
 mod arg;
-mod arith;
 pub(crate) mod array_ops;
-mod binary;
+pub(crate) mod binary;
 pub(crate) mod bitcast;
 mod bitwise;
 pub(crate) mod categorical;
 pub(crate) mod combine;
+pub(crate) mod compare;
 pub(crate) mod creation;
 pub(crate) mod gather;
 pub mod matrix;
@@ -46,13 +46,12 @@ pub use matrix as linalg;
 pub use scalar_arith as num;
 
 pub use arg::{argmax, argmin};
-pub use arith::{add, divide, multiply, negative, subtract, truediv_type};
 pub use binary::{
-    atan2, clip_by_value, divide_no_nan, equal, floordiv, floormod, greater, greater_equal, heaviside, hypot, less,
-    less_equal, logical_and, logical_or, logical_xor, maximum, minimum, multiply_no_nan, not_equal, pow, realdiv,
-    scalar_mul, truncatediv, truncatemod,
+    add, atan2, clip_by_value, divide, divide_no_nan, floordiv, floormod, heaviside, hypot, maximum, minimum, multiply,
+    multiply_no_nan, negative, pow, realdiv, scalar_mul, subtract, truediv_type, truncatediv, truncatemod,
 };
 pub use bitwise::{bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift};
+pub use compare::{equal, greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor, not_equal};
 pub use reduce::{
     Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
     reduce_sum, reduce_variance,

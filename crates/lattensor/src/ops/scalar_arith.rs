@@ -100,6 +100,53 @@ macro_rules! num_complex {
 }
 num_complex!(Complex32 => f32, Complex64 => f64);
 
+/// Integer arithmetic with TF's semantics (wrapping; division by zero flagged by the caller).
+pub(crate) trait Int: Element + Ord {
+    fn is_zero(self) -> bool;
+    fn is_neg(self) -> bool;
+    fn floor_div(self, b: Self) -> Self;
+    fn floor_mod(self, b: Self) -> Self;
+    fn trunc_div(self, b: Self) -> Self;
+    fn trunc_mod(self, b: Self) -> Self;
+    fn wrapping_pow(self, e: Self) -> Self;
+}
+
+macro_rules! int_impl {
+    ($($t:ty),*) => {$(impl Int for $t {
+        #[inline(always)] fn is_zero(self) -> bool { self == 0 }
+        #[allow(unused_comparisons)]
+        #[inline(always)] fn is_neg(self) -> bool { self < 0 }
+        #[inline(always)]
+        fn floor_div(self, b: Self) -> Self {
+            if b == 0 { return 0; }
+            let q = self.wrapping_div(b);
+            if self.wrapping_rem(b) != 0 && (self.is_neg() != b.is_neg()) { q.wrapping_sub(1) } else { q }
+        }
+        #[inline(always)]
+        fn floor_mod(self, b: Self) -> Self {
+            if b == 0 { return 0; }
+            let r = self.wrapping_rem(b);
+            if r != 0 && (r.is_neg() != b.is_neg()) { r.wrapping_add(b) } else { r }
+        }
+        #[inline(always)] fn trunc_div(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_div(b) } }
+        #[inline(always)] fn trunc_mod(self, b: Self) -> Self { if b == 0 { 0 } else { self.wrapping_rem(b) } }
+        #[inline(always)]
+        fn wrapping_pow(self, e: Self) -> Self {
+            if e.is_neg() {
+                return 0; // flagged by the caller; also ends the loop below, which needs e ≥ 0
+            }
+            let (mut base, mut e, mut acc) = (self, e, 1 as $t);
+            while e != 0 {
+                if e & 1 == 1 { acc = acc.wrapping_mul(base); }
+                base = base.wrapping_mul(base);
+                e >>= 1;
+            }
+            acc
+        }
+    })*};
+}
+int_impl!(u8, u16, u32, u64, i8, i16, i32, i64);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! Element-wise functions of one tensor (`tf.math.exp`, `abs`, `round`, …).
 //!
-//! Every function here keeps its input's dtype and weakness (report.md §e):
+//! Every function here keeps its input's dtype and weakness:
 //! `exp(f32*)` is `f32*`. There is no implicit promotion to float — like TF,
 //! `sqrt` of an integer tensor is an error naming the dtypes it accepts; cast
 //! first. `bfloat16`/`float16` inputs are computed in `f32` and rounded once.
@@ -10,42 +10,16 @@ use num_complex::Complex;
 use num_traits::Float;
 
 use crate::core::element::Element;
-use crate::core::error::{Error, Result};
+#[cfg(any(doc, test))]
+use crate::core::error::Error;
+use crate::core::error::Result;
+pub(crate) use crate::dispatch::unsupported;
+use crate::dispatch::{Compute, FloatStorage, INTEGERS, Map1, REAL_FLOATS};
 use crate::kernels;
 use crate::{DType, Tensor};
 
-const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
-const INEXACT: &str = "bfloat16, float16, float32, float64, complex64, complex128";
 const SIGNED: &str = "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128";
 const NUMERIC: &str = "every dtype but bool";
-
-pub(crate) fn unsupported(op: &str, dtype: DType, supported: &str) -> Error {
-    Error::UnsupportedDType { op: op.to_string(), dtype, supported: supported.to_string() }
-}
-
-/// A function of one real or complex float.
-pub(crate) trait FloatFn {
-    const NAME: &'static str;
-    /// Whether complex inputs are accepted.
-    const COMPLEX: bool;
-    fn real<T: Float>(x: T) -> T;
-    fn complex<T: Float>(z: Complex<T>) -> Complex<T>;
-}
-
-/// Applies `F` element-wise to a float or complex tensor, keeping dtype and weakness.
-pub(crate) fn float_map<F: FloatFn>(x: &Tensor) -> Result<Tensor> {
-    let mut out = Tensor::for_overwrite(F::NAME, x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
-        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| F::real(v).cast_into()),
-        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), F::real::<f32>),
-        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), F::real::<f64>),
-        DType::C64 if F::COMPLEX => kernels::unary::<Complex<f32>, _, _>(x, out.data_mut(), F::complex::<f32>),
-        DType::C128 if F::COMPLEX => kernels::unary::<Complex<f64>, _, _>(x, out.data_mut(), F::complex::<f64>),
-        d => return Err(unsupported(F::NAME, d, if F::COMPLEX { INEXACT } else { REAL_FLOATS })),
-    }
-    Ok(out.with_weak(x.is_weak()))
-}
 
 fn half<T: Float>() -> T {
     T::one() / (T::one() + T::one())
@@ -235,20 +209,23 @@ macro_rules! float_fn {
         pub fn $name(x: &Tensor) -> Result<Tensor> {
             #[allow(non_camel_case_types)]
             struct $name;
-            impl FloatFn for $name {
-                const NAME: &'static str = $tf;
+            impl Map1 for $name {
                 const COMPLEX: bool = $c;
+                fn name(&self) -> &str {
+                    $tf
+                }
                 #[inline(always)]
-                fn real<T: Float>($x: T) -> T {
-                    $real
+                fn real<T: Compute, S: FloatStorage>(&self, $x: T) -> S {
+                    let r: T = $real;
+                    r.cast_into()
                 }
                 #[inline(always)]
                 #[allow(unused_variables)]
-                fn complex<T: Float>($z: Complex<T>) -> Complex<T> {
+                fn complex<T: Compute>(&self, $z: Complex<T>) -> Complex<T> {
                     $cplx
                 }
             }
-            float_map::<$name>(x)
+            $name.map(x)
         }
     };
     (@complex_doc true) => { "" };
@@ -272,26 +249,33 @@ macro_rules! float_fn {
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs (cast to a float first).
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    use crate::kernels::fast::exp_f32;
-    let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::F32 => {
-            // a large working set streams its output from exp's own loop
-            let out = out.data_mut();
-            let stream = kernels::Streaming::of(out, x.bytes_read()).on();
-            kernels::unary_slices_compute_bound::<f32, f32, _>(x, out, |s, d| {
-                crate::kernels::fast::exp_f32_slice(s, d, stream)
-            })
-        }
-        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
-        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| exp_f32(v).cast_into()),
-        _ => return exp_generic(x),
+    use crate::kernels::fast::{exp_f32, exp_f32_slice};
+    if x.dtype() == DType::F32 {
+        let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
+        // a large working set streams its output from exp's own loop
+        let o = out.data_mut();
+        let stream = kernels::Streaming::of(o, x.bytes_read()).on();
+        kernels::unary_slices_compute_bound::<f32, f32, _>(x, o, |s, d| exp_f32_slice(s, d, stream));
+        return Ok(out.with_weak(x.is_weak()));
     }
-    Ok(out.with_weak(x.is_weak()))
+    /// float16/bfloat16 through the element-wise f32 kernel; f64 and complex through std.
+    struct Exp;
+    impl Map1 for Exp {
+        const COMPLEX: bool = true;
+        fn name(&self) -> &str {
+            "exp"
+        }
+        #[inline(always)]
+        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+            x.either(&exp_f32, &f64::exp).cast_into()
+        }
+        #[inline(always)]
+        fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
+            z.exp()
+        }
+    }
+    Exp.map(x)
 }
-
-float_fn!(/// `eˣ` through the generic path (f64, complex).
-    exp_generic, "exp", complex: true, real: |x| x.exp(), complex_fn: |z| z.exp());
 float_fn!(/// `eˣ - 1`, accurate near 0.
     expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| complex_expm1(z));
 float_fn!(/// Natural logarithm (`log(0) = -inf`, negative → NaN).
@@ -501,20 +485,39 @@ pub fn abs(x: &Tensor) -> Result<Tensor> {
     Ok(a)
 }
 
-/// Maps a complex tensor to a real one of its component dtype with `f`, keeping weakness.
-fn complex_to_real(
-    op: &str,
-    x: &Tensor,
-    f32f: fn(Complex<f32>) -> f32,
-    f64f: fn(Complex<f64>) -> f64,
-) -> Result<Tensor> {
+/// A real function of a complex number (its real part, imaginary part, argument).
+trait ComplexToReal {
+    const NAME: &'static str;
+    fn apply<R: Float>(z: Complex<R>) -> R;
+}
+
+/// Maps a complex tensor to a real one of its component dtype with `F`, keeping weakness.
+fn complex_to_real<F: ComplexToReal>(x: &Tensor) -> Result<Tensor> {
     let rd = x.dtype().real_dtype();
-    let mut out = Tensor::for_overwrite(op, x.shape(), rd)?;
-    match x.dtype() {
-        DType::C64 => kernels::unary::<Complex<f32>, f32, _>(x, out.data_mut(), f32f),
-        _ => kernels::unary::<Complex<f64>, f64, _>(x, out.data_mut(), f64f),
-    }
+    let mut out = Tensor::for_overwrite(F::NAME, x.shape(), rd)?;
+    crate::with_complex_dtype!(x.dtype(), R,
+        kernels::unary::<Complex<R>, R, _>(x, out.data_mut(), F::apply::<R>),
+        other => unreachable!("complex was checked"));
     Ok(out.with_weak(x.is_weak()))
+}
+
+macro_rules! complex_to_real {
+    ($name:literal, |$z:ident| $f:expr) => {{
+        struct F;
+        impl ComplexToReal for F {
+            const NAME: &'static str = $name;
+            #[inline(always)]
+            fn apply<R: Float>($z: Complex<R>) -> R {
+                $f
+            }
+        }
+        F
+    }};
+}
+
+/// Runs [`complex_to_real`] with the function given by `complex_to_real!`.
+fn run_complex_to_real<F: ComplexToReal>(_: F, x: &Tensor) -> Result<Tensor> {
+    complex_to_real::<F>(x)
 }
 
 /// TF's `real` and `conj` accept numeric tensors only (`TypeError` for bool).
@@ -531,7 +534,7 @@ pub fn real(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return Ok(x.clone());
     }
-    complex_to_real("real", x, |z| z.re, |z| z.re)
+    run_complex_to_real(complex_to_real!("real", |z| z.re), x)
 }
 
 /// Imaginary part; zeros of the same dtype for a real input (bool too, as in TF).
@@ -542,7 +545,7 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
     if !x.dtype().is_complex() {
         return crate::zeros_like(x, None);
     }
-    complex_to_real("imag", x, |z| z.im, |z| z.im)
+    run_complex_to_real(complex_to_real!("imag", |z| z.im), x)
 }
 
 /// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
@@ -553,24 +556,23 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_complex() {
-        return complex_to_real("angle", x, |z| z.im.atan2(z.re), |z| z.im.atan2(z.re));
+        return run_complex_to_real(complex_to_real!("angle", |z| z.im.atan2(z.re)), x);
     }
-    struct F;
-    impl FloatFn for F {
-        const NAME: &'static str = "angle";
-        const COMPLEX: bool = false;
-        fn real<T: Float>(x: T) -> T {
-            if x < T::zero() {
-                T::zero().acos() * (T::one() + T::one()) // π
+    struct Angle;
+    impl Map1 for Angle {
+        fn name(&self) -> &str {
+            "angle"
+        }
+        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+            let a = if x < C::zero() {
+                C::zero().acos() * (C::one() + C::one()) // π
             } else {
-                T::zero()
-            }
-        }
-        fn complex<T: Float>(z: Complex<T>) -> Complex<T> {
-            z
+                C::zero()
+            };
+            a.cast_into()
         }
     }
-    float_map::<F>(x)
+    Angle.map(x)
 }
 
 /// Complex conjugate; real inputs are returned unchanged.
@@ -584,47 +586,62 @@ pub fn conj(x: &Tensor) -> Result<Tensor> {
         return Ok(x.clone());
     }
     let mut out = Tensor::for_overwrite("conj", x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::C64 => kernels::unary::<Complex<f32>, Complex<f32>, _>(x, out.data_mut(), |z| z.conj()),
-        _ => kernels::unary::<Complex<f64>, Complex<f64>, _>(x, out.data_mut(), |z| z.conj()),
-    }
+    crate::with_complex_dtype!(x.dtype(), R,
+        kernels::unary::<Complex<R>, Complex<R>, _>(x, out.data_mut(), |z| z.conj()),
+        other => unreachable!("complex was checked"));
     Ok(out.with_weak(x.is_weak()))
 }
 
 /// A predicate on float values, true for no integer.
-fn float_predicate(op: &str, x: &Tensor, f32f: fn(f32) -> bool, f64f: fn(f64) -> bool) -> Result<Tensor> {
+trait FloatPredicate {
+    const NAME: &'static str;
+    fn test<C: Float>(x: C) -> bool;
+}
+
+/// Applies `P` to a real float tensor (bfloat16 and float16 read as f32, exactly).
+fn float_predicate<P: FloatPredicate>(x: &Tensor) -> Result<Tensor> {
     let mut out = Tensor::zeros(x.shape(), DType::Bool)?;
-    match x.dtype() {
-        DType::F64 => kernels::unary::<f64, bool, _>(x, out.data_mut(), f64f),
-        DType::F32 | DType::F16 | DType::BF16 => kernels::unary::<f32, bool, _>(x, out.data_mut(), f32f),
-        d => return Err(unsupported(op, d, REAL_FLOATS)),
-    }
+    crate::with_float_compute!(x.dtype(), C,
+        kernels::unary::<C, bool, _>(x, out.data_mut(), P::test::<C>),
+        other => return Err(unsupported(P::NAME, x.dtype(), REAL_FLOATS)));
     Ok(out)
 }
 
-/// `true` where `x` is NaN. The result is strong bool.
-///
-/// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
-pub fn is_nan(x: &Tensor) -> Result<Tensor> {
-    float_predicate("is_nan", x, f32::is_nan, f64::is_nan)
+macro_rules! float_predicate {
+    ($(#[$doc:meta])* $name:ident, $method:ident) => {
+        $(#[$doc])*
+        pub fn $name(x: &Tensor) -> Result<Tensor> {
+            struct P;
+            impl FloatPredicate for P {
+                const NAME: &'static str = stringify!($name);
+                #[inline(always)]
+                fn test<C: Float>(x: C) -> bool {
+                    x.$method()
+                }
+            }
+            float_predicate::<P>(x)
+        }
+    };
 }
 
-/// `true` where `x` is ±inf. The result is strong bool.
-///
-/// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
-pub fn is_inf(x: &Tensor) -> Result<Tensor> {
-    float_predicate("is_inf", x, f32::is_infinite, f64::is_infinite)
-}
-
-/// `true` where `x` is finite. The result is strong bool.
-///
-/// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs (as TF).
-pub fn is_finite(x: &Tensor) -> Result<Tensor> {
-    float_predicate("is_finite", x, f32::is_finite, f64::is_finite)
-}
+float_predicate!(
+    /// `true` where `x` is NaN. The result is strong bool.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+    is_nan, is_nan);
+float_predicate!(
+    /// `true` where `x` is ±inf. The result is strong bool.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+    is_inf, is_infinite);
+float_predicate!(
+    /// `true` where `x` is finite. The result is strong bool.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] for non-float inputs (as TF).
+    is_finite, is_finite);
 
 /// Logical NOT of a bool tensor.
 ///
@@ -645,15 +662,9 @@ pub fn logical_not(x: &Tensor) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for non-integer inputs.
 pub fn invert(x: &Tensor) -> Result<Tensor> {
     let mut out = Tensor::for_overwrite("invert", x.shape(), x.dtype())?;
-    macro_rules! inv {
-        ($($d:ident => $t:ty),*) => {
-            match x.dtype() {
-                $(DType::$d => kernels::unary::<$t, $t, _>(x, out.data_mut(), |v| !v),)*
-                d => return Err(unsupported("invert", d, "int8, int16, int32, int64, uint8, uint16, uint32, uint64")),
-            }
-        };
-    }
-    inv!(U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64);
+    crate::with_int_dtype!(x.dtype(), T,
+        kernels::unary::<T, T, _>(x, out.data_mut(), |v: T| !v),
+        other => return Err(unsupported("invert", x.dtype(), INTEGERS)));
     Ok(out.with_weak(x.is_weak()))
 }
 

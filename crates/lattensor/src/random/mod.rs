@@ -31,6 +31,7 @@ use half::{bf16, f16};
 
 use crate::core::error::Result;
 use crate::core::layout::broadcast_shapes;
+use crate::dispatch::FloatStorage;
 use crate::kernels::for_chunks;
 use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor};
@@ -71,23 +72,42 @@ fn fill_blocks<T: Element>(
     fill(op, shape, dtype, seed, (per_block, 1), |mut s, g| values(s.next_block(), g))
 }
 
+/// The float types whose uniform values take one 32-bit word each.
+trait FromWord: Element {
+    /// A uniform value in `[0, 1)` from the word's low bits (TF's `Uint32ToFloat` and its 16-bit forms).
+    fn from_word(w: u32) -> Self;
+}
+
+impl FromWord for f16 {
+    fn from_word(w: u32) -> Self {
+        word_to_f16(w)
+    }
+}
+
+impl FromWord for bf16 {
+    fn from_word(w: u32) -> Self {
+        word_to_bf16(w)
+    }
+}
+
+impl FromWord for f32 {
+    fn from_word(w: u32) -> Self {
+        word_to_f32(w)
+    }
+}
+
 /// Uniform floats in `[0, 1)` of a float dtype, from the seed's stream.
 fn unit_uniform(op: &str, shape: &[usize], seed: [i64; 2], dtype: DType) -> Result<Tensor> {
-    match dtype {
-        DType::F16 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f16]| {
-            g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_f16(x))
-        }),
-        DType::BF16 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| {
-            g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_bf16(x))
-        }),
-        DType::F32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f32]| {
-            g.iter_mut().zip(w).for_each(|(o, x)| *o = word_to_f32(x))
-        }),
-        DType::F64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+    if dtype == DType::F64 {
+        return fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = words_to_f64(x[0], x[1]))
-        }),
-        _ => Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
+        });
     }
+    crate::with_f32_dtype!(dtype, S,
+        fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [S]| {
+            g.iter_mut().zip(w).for_each(|(o, x)| *o = S::from_word(x))
+        }),
+        other => Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")))
 }
 
 /// `scale * x + shift` element-wise in `dtype`'s own arithmetic, rounding after
@@ -263,19 +283,16 @@ fn normals_from_block<T>(w: [u32; 4], g: &mut [T], narrow: impl Fn(f32) -> T) {
 /// ```
 pub fn stateless_normal(shape: &[usize], seed: [i64; 2], mean: f64, stddev: f64, dtype: DType) -> Result<Tensor> {
     let op = "stateless_normal";
-    let z = match dtype {
-        DType::F16 => {
-            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f16]| normals_from_block(w, g, f16::from_f32))
-        }
-        DType::BF16 => {
-            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [bf16]| normals_from_block(w, g, bf16::from_f32))
-        }
-        DType::F32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [f32]| normals_from_block(w, g, |v| v)),
-        DType::F64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+    let z = if dtype == DType::F64 {
+        fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
             let (a, b) = box_muller_f64(w);
             g.iter_mut().zip([a, b]).for_each(|(o, v)| *o = v);
-        }),
-        _ => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
+        })
+    } else {
+        // float16/bfloat16 round the float32 normals once
+        crate::with_f32_dtype!(dtype, S,
+            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [S]| normals_from_block(w, g, S::from_f32)),
+            other => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")))
     }?;
     affine(z, stddev, mean)
 }
@@ -338,20 +355,14 @@ pub fn stateless_truncated_normal(
     let op = "stateless_truncated_normal";
     // float32 pairs hold exactly in f64, so `narrow` rounds once
     let narrow4 = (4, 4 * RESERVED_BLOCKS_PER_VALUE);
-    let z = match dtype {
-        DType::F16 => {
-            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [f16]| truncated_group(s, g, false, f16::from_f64))
-        }
-        DType::BF16 => {
-            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [bf16]| truncated_group(s, g, false, bf16::from_f64))
-        }
-        DType::F32 => {
-            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [f32]| truncated_group(s, g, false, |v| v as f32))
-        }
-        DType::F64 => fill(op, shape, dtype, seed, (2, 2 * RESERVED_BLOCKS_PER_VALUE), |s, g: &mut [f64]| {
+    let z = if dtype == DType::F64 {
+        fill(op, shape, dtype, seed, (2, 2 * RESERVED_BLOCKS_PER_VALUE), |s, g: &mut [f64]| {
             truncated_group(s, g, true, |v| v)
-        }),
-        _ => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")),
+        })
+    } else {
+        crate::with_f32_dtype!(dtype, S,
+            fill(op, shape, dtype, seed, narrow4, |s, g: &mut [S]| truncated_group(s, g, false, S::round_f64)),
+            other => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")))
     }?;
     affine(z, stddev, mean)
 }

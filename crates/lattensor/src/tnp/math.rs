@@ -5,7 +5,6 @@
 //! inputs keep their dtype, bfloat16 included. Functions that make sense on
 //! integers (`abs`, `negative`, `square`, `around`, `conj`, …) keep the dtype.
 
-use half::{bf16, f16};
 use num_complex::Complex;
 use num_traits::Float;
 
@@ -320,15 +319,7 @@ fn refuse_complex(op: &str, x: &Tensor) -> Result<()> {
 /// Applies a real function computed in `f64` (`f32` values are exact in f64, and the
 /// result is rounded once) to a real float tensor, keeping dtype and weakness.
 fn real_map(x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
-    let mut out = Tensor::zeros(x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::BF16 => kernels::unary::<f64, bf16, _>(x, out.data_mut(), |v| bf16::from_f64(f(v))),
-        DType::F16 => kernels::unary::<f64, f16, _>(x, out.data_mut(), |v| f16::from_f64(f(v))),
-        DType::F32 => kernels::unary::<f64, f32, _>(x, out.data_mut(), |v| f(v) as f32),
-        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), f),
-        d => return Err(unsupported("real_map", d, "real floats")),
-    }
-    Ok(out.with_weak(x.is_weak()))
+    ops::special::map_f64("real_map", x, f)
 }
 
 /// Cube root (`tnp.cbrt`), correctly signed for negative inputs.
@@ -464,10 +455,9 @@ pub fn sinc(x: impl Into<Value>) -> Result<Tensor> {
             let pz = z * T::from(std::f64::consts::PI).unwrap_or_else(T::zero);
             pz.sin() / pz
         }
-        match x.dtype() {
-            DType::C64 => kernels::unary::<Complex<f32>, Complex<f32>, _>(&x, out.data_mut(), c::<f32>),
-            _ => kernels::unary::<Complex<f64>, Complex<f64>, _>(&x, out.data_mut(), c::<f64>),
-        }
+        crate::with_complex_dtype!(x.dtype(), R,
+            kernels::unary::<Complex<R>, Complex<R>, _>(&x, out.data_mut(), c::<R>),
+            other => unreachable!("complex was checked"));
         return Ok(out.with_weak(x.is_weak()));
     }
     real_map(&x, sinc_f64)
@@ -621,6 +611,8 @@ pub fn round(a: impl Into<Value>, decimals: i32) -> Result<Tensor> {
 
 #[cfg(test)]
 mod tests {
+    use half::bf16;
+
     use super::*;
     use crate::{Error, Tensor};
 

@@ -12,12 +12,9 @@ mod erf;
 mod gamma;
 mod integrals;
 
-use half::{bf16, f16};
-
-use super::unary::unsupported;
+use crate::Tensor;
 use crate::core::error::Result;
-use crate::kernels;
-use crate::{DType, Tensor};
+use crate::dispatch::{Compute, FloatStorage, Map1};
 
 pub use bessel::tensor::{
     bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1, bessel_k1e,
@@ -35,19 +32,28 @@ pub mod scalar {
     pub use super::integrals::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 }
 
-const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
+/// An `f64` function applied to a real float tensor: every dtype is read as its
+/// compute type, widened exactly to f64, and the result rounded once to the dtype.
+pub(crate) struct F64Fn<'a> {
+    /// The op's name, for errors.
+    pub name: &'a str,
+    /// The function.
+    pub f: fn(f64) -> f64,
+}
+
+impl Map1 for F64Fn<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+    #[inline(always)]
+    fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+        S::round_f64((self.f)(x.cast_into::<f64>()))
+    }
+}
 
 /// Applies an `f64` function element-wise to a real float tensor, keeping dtype and weakness.
 pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
-    let mut out = Tensor::for_overwrite(name, x.shape(), x.dtype())?;
-    match x.dtype() {
-        DType::BF16 => kernels::unary::<f32, bf16, _>(x, out.data_mut(), |v| bf16::from_f64(f(f64::from(v)))),
-        DType::F16 => kernels::unary::<f32, f16, _>(x, out.data_mut(), |v| f16::from_f64(f(f64::from(v)))),
-        DType::F32 => kernels::unary::<f32, f32, _>(x, out.data_mut(), |v| f(f64::from(v)) as f32),
-        DType::F64 => kernels::unary::<f64, f64, _>(x, out.data_mut(), f),
-        d => return Err(unsupported(name, d, REAL_FLOATS)),
-    }
-    Ok(out.with_weak(x.is_weak()))
+    F64Fn { name, f }.map(x)
 }
 
 macro_rules! special_fn {
@@ -70,6 +76,7 @@ pub(crate) use special_fn;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::DType;
 
     #[test]
     fn special_dtypes_and_errors() {

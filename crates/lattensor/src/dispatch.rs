@@ -1,0 +1,471 @@
+//! Dtype dispatch: from a runtime [`DType`] to monomorphic generic code, in one place.
+//!
+//! Every op promotes its operands first (see [`crate::promote`]) and then
+//! dispatches once, on the result dtype, to a generic loop instantiated for
+//! that dtype's Rust types. This module holds every way of doing that:
+//!
+//! * **Macros** that bind a type alias to a dtype's element type and expand a
+//!   body once per dtype of a fixed list, with an `other`/`else` branch for the
+//!   rest:
+//!
+//!   | macro                   | dtypes                                 | binds                        |
+//!   |-------------------------|----------------------------------------|------------------------------|
+//!   | [`dispatch_dtype!`]     | any list                               | `$T`                         |
+//!   | [`with_dtype!`]         | all 15                                 | `$T`                         |
+//!   | [`with_numeric_dtype!`] | all but bool                           | `$T`                         |
+//!   | [`with_native_dtype!`]  | all but bool, bfloat16, float16        | `$T`                         |
+//!   | [`with_ordered_dtype!`] | bool, integers, real floats            | `$T`                         |
+//!   | [`with_int_dtype!`]     | the 8 integers                         | `$T`                         |
+//!   | [`with_inexact_dtype!`] | real floats and complex                | `$T`                         |
+//!   | [`with_complex_dtype!`] | complex64, complex128                  | `$R`, the component type     |
+//!   | [`with_half_dtype!`]    | bfloat16, float16                      | `$S` (computes in f32)       |
+//!   | [`with_f32_dtype!`]     | bfloat16, float16, float32             | `$S` (computes in f32)       |
+//!   | [`with_float_dtype!`]   | the 4 real floats                      | `$C` compute, `$S` storage   |
+//!   | [`with_float_compute!`] | the 4 real floats, one body per `$C`   | `$C` compute                 |
+//!
+//! * **Traits** in the manner of candle's `Map1`/`Map2`: an op implements a
+//!   generic function of one element (per class of element type), and the
+//!   trait's default method does the one `match` over the dtype and runs the
+//!   element-wise kernel: [`Map1`] for functions of one real or complex float
+//!   tensor that keep its dtype, [`Map2`] for promoted binary ops.
+//!
+//! **The half-precision rule**, stated once here: `bfloat16` and `float16`
+//! compute in `float32` ([`HalfCompute`]) and round once to their storage type
+//! at the end. `float32` computes in itself and `float64` in itself. The
+//! macros [`with_half_dtype!`], [`with_f32_dtype!`], [`with_float_dtype!`] and
+//! [`with_float_compute!`] and both traits follow it; an op that needs
+//! another rule (the special functions compute in `float64`) says so in its
+//! [`Map1::real`].
+//!
+//! A dtype outside an op's list gives [`Error::UnsupportedDType`] naming the
+//! op and the dtypes it takes ([`unsupported`]).
+//!
+//! Each macro expands its body once per listed dtype, so each generic body is
+//! instantiated once per (op, dtype); a macro whose list shares one body
+//! between dtypes ([`with_float_compute!`]: bfloat16, float16 and float32
+//! all read as f32) instantiates it once for them.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use num_complex::Complex;
+use num_traits::Float;
+
+use crate::core::element::Element;
+use crate::core::error::{Error, Result};
+use crate::kernels::{self, Input};
+use crate::ops::scalar_arith::Int;
+use crate::promote::LatticeType;
+use crate::{DType, Tensor};
+
+/// The type `bfloat16` and `float16` compute in; results round once to 16 bits.
+pub(crate) type HalfCompute = f32;
+
+/// The dtypes of [`with_float_dtype!`], for [`Error::UnsupportedDType`].
+pub(crate) const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
+/// The dtypes of [`with_inexact_dtype!`], for [`Error::UnsupportedDType`].
+pub(crate) const INEXACT: &str = "bfloat16, float16, float32, float64, complex64, complex128";
+/// The dtypes of [`with_int_dtype!`], for [`Error::UnsupportedDType`].
+pub(crate) const INTEGERS: &str = "int8, int16, int32, int64, uint8, uint16, uint32, uint64";
+
+/// The error for a dtype an op does not take: the op's name and the dtypes it does.
+pub(crate) fn unsupported(op: &str, dtype: DType, supported: &str) -> Error {
+    Error::UnsupportedDType { op: op.to_string(), dtype, supported: supported.to_string() }
+}
+
+/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` for the
+/// listed variants, and evaluates `$other` for the rest; the base of the
+/// `with_*` macros, which are this with fixed lists.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! dispatch_dtype {
+    ($dtype:expr, $T:ident, $body:expr, [$($v:ident => $t:ty),* $(,)?], else => $other:expr) => {{
+        #[allow(unreachable_patterns)]
+        match $dtype {
+            $($crate::DType::$v => {
+                type $T = $t;
+                $body
+            })*
+            _ => $other,
+        }
+    }};
+}
+
+/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` (all 15).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_dtype {
+    ($dtype:expr, $T:ident, $body:expr) => {
+        // every variant is listed, so the `else` arm can never run
+        $crate::with_numeric_dtype!($dtype, $T, $body, bool => {
+            type $T = bool;
+            $body
+        })
+    };
+}
+
+/// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_numeric_dtype {
+    ($dtype:expr, $T:ident, $body:expr, bool => $bool:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
+            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $bool)
+    };
+}
+
+/// Like [`with_dtype!`] for the numeric dtypes that compute in their own type:
+/// all but bool, bfloat16 and float16 (see [`with_half_dtype!`]); `$other` for those.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_native_dtype {
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+            F32 => f32, F64 => f64, C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $other)
+    };
+}
+
+/// Like [`with_dtype!`] for the 13 ordered dtypes (bool, integers, real floats,
+/// each in its own storage type); `$complex` is evaluated for complex64/complex128.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_ordered_dtype {
+    ($dtype:expr, $T:ident, $body:expr, complex => $complex:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            Bool => bool,
+            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
+        ], else => $complex)
+    };
+}
+
+/// Like [`with_dtype!`] for the 8 integer dtypes; `$other` is evaluated for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_int_dtype {
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+        ], else => $other)
+    };
+}
+
+/// Like [`with_dtype!`] for the six inexact dtypes; `$other` is evaluated for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_inexact_dtype {
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            BF16 => ::half::bf16, F16 => ::half::f16, F32 => f32, F64 => f64,
+            C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $other)
+    };
+}
+
+/// Runs `$body` for complex64/complex128 with `$R` bound to the component type
+/// (`f32`, `f64`; the element type is `Complex<$R>`); `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_complex_dtype {
+    ($dtype:expr, $R:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $R, $body, [C64 => f32, C128 => f64], else => $other)
+    };
+}
+
+/// Runs `$body` for bfloat16/float16 with `$S` bound to the storage type; both
+/// compute in [`HalfCompute`] (f32) and round once. `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_half_dtype {
+    ($dtype:expr, $S:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $S, $body, [BF16 => ::half::bf16, F16 => ::half::f16], else => $other)
+    };
+}
+
+/// Runs `$body` for the dtypes that compute in f32 (bfloat16, float16 and
+/// float32) with `$S` bound to the storage type; `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_f32_dtype {
+    ($dtype:expr, $S:ident, $body:expr, other => $other:expr) => {
+        $crate::with_half_dtype!($dtype, $S, $body, other => $crate::dispatch_dtype!($dtype, $S, $body,
+            [F32 => f32], else => $other))
+    };
+}
+
+/// Runs `$body` for the four real floats with `$C` bound to the compute type
+/// and `$S` to the storage type: (f32, bf16), (f32, f16), (f32, f32), (f64, f64).
+/// `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_float_dtype {
+    ($dtype:expr, $C:ident, $S:ident, $body:expr, other => $other:expr) => {
+        $crate::with_f32_dtype!($dtype, $S, {
+            #[allow(dead_code)]
+            type $C = f32;
+            $body
+        }, other => $crate::dispatch_dtype!($dtype, $S, {
+            #[allow(dead_code)]
+            type $C = f64;
+            $body
+        }, [F64 => f64], else => $other))
+    };
+}
+
+/// Runs `$body` once per compute type of the real floats, with `$C` bound to it:
+/// bfloat16, float16 and float32 share the f32 body (read as f32, exactly),
+/// float64 has its own. For bodies that only read, such as predicates;
+/// `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_float_compute {
+    ($dtype:expr, $C:ident, $body:expr, other => $other:expr) => {{
+        #[allow(unreachable_patterns)]
+        match $dtype {
+            $crate::DType::BF16 | $crate::DType::F16 | $crate::DType::F32 => {
+                type $C = f32;
+                $body
+            }
+            $crate::DType::F64 => {
+                type $C = f64;
+                $body
+            }
+            _ => $other,
+        }
+    }};
+}
+
+/// The types real floats compute in: f32 (for bfloat16, float16 and float32) and f64.
+pub(crate) trait Compute: Float + Element {
+    /// `f32f(self)` if `Self` is f32, `f64f(self)` if it is f64: for ops given
+    /// as one function per compute type.
+    fn either(self, f32f: &impl Fn(f32) -> f32, f64f: &impl Fn(f64) -> f64) -> Self;
+}
+
+impl Compute for f32 {
+    #[inline(always)]
+    fn either(self, f32f: &impl Fn(f32) -> f32, _: &impl Fn(f64) -> f64) -> f32 {
+        f32f(self)
+    }
+}
+
+impl Compute for f64 {
+    #[inline(always)]
+    fn either(self, _: &impl Fn(f32) -> f32, f64f: &impl Fn(f64) -> f64) -> f64 {
+        f64f(self)
+    }
+}
+
+/// The storage types of the real floats: bf16, f16, f32 and f64.
+pub(crate) trait FloatStorage: Element {
+    /// `x` rounded once to this type (to nearest, ties to even).
+    fn round_f64(x: f64) -> Self;
+}
+
+impl FloatStorage for half::bf16 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        half::bf16::from_f64(x)
+    }
+}
+
+impl FloatStorage for half::f16 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        half::f16::from_f64(x)
+    }
+}
+
+impl FloatStorage for f32 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        x as f32
+    }
+}
+
+impl FloatStorage for f64 {
+    #[inline(always)]
+    fn round_f64(x: f64) -> Self {
+        x
+    }
+}
+
+/// An element-wise function of one real (or complex) float tensor that keeps
+/// its dtype and weakness (`exp`, `sqrt`, the special functions, activations).
+///
+/// The op gives [`Map1::real`] for one element; [`Map1::map`] does the match
+/// and runs it, monomorphic per dtype.
+pub(crate) trait Map1: Sync + Sized {
+    /// Whether complex inputs are accepted ([`Map1::complex`]).
+    const COMPLEX: bool = false;
+
+    /// The op's name, for errors and the allocation's label.
+    fn name(&self) -> &str;
+
+    /// The value for one element read as its compute type `C` (see the module
+    /// docs), rounded to the storage type `S`.
+    fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S;
+
+    /// The value for one complex element (only called if [`Map1::COMPLEX`]).
+    fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
+        z
+    }
+
+    /// Applies the op element-wise, keeping `x`'s dtype and weakness.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] for integer and bool inputs, and for complex
+    /// ones unless [`Map1::COMPLEX`]; [`Error::ResourceExhausted`] if the
+    /// result cannot be allocated.
+    fn map(&self, x: &Tensor) -> Result<Tensor> {
+        let d = x.dtype();
+        let mut out = Tensor::for_overwrite(self.name(), x.shape(), d)?;
+        let refused = || unsupported(self.name(), d, if Self::COMPLEX { INEXACT } else { REAL_FLOATS });
+        crate::with_float_dtype!(d, C, S,
+            kernels::unary::<C, S, _>(x, out.data_mut::<S>(), |v| self.real::<C, S>(v)),
+            other => crate::with_complex_dtype!(d, R, {
+                if !Self::COMPLEX {
+                    return Err(refused());
+                }
+                kernels::unary::<Complex<R>, Complex<R>, _>(x, out.data_mut(), |z| self.complex(z))
+            }, other => return Err(refused())));
+        Ok(out.with_weak(x.is_weak()))
+    }
+}
+
+/// A promoted binary op given per class of element type (integers, real
+/// floats, complex); [`Map2::run`] does the match on the result dtype.
+pub(crate) trait Map2 {
+    /// The op's name, for errors.
+    const NAME: &'static str;
+    /// The dtypes the op takes, for [`Error::UnsupportedDType`].
+    const SUPPORTED: &'static str;
+    /// Whether the op takes `d`.
+    fn accepts(d: DType) -> bool;
+    /// `f(a, b)` for integers; `flag` is set when the result is invalid (integer
+    /// division by zero, negative integer power).
+    fn int<T: Int>(a: T, b: T, flag: &AtomicBool) -> T;
+    /// `f(a, b)` for real floats, in the compute type (see the module docs).
+    fn float<C: Compute>(a: C, b: C) -> C;
+    /// `f(a, b)` for complex numbers.
+    fn complex<R: Compute>(a: Complex<R>, b: Complex<R>) -> Complex<R>;
+    /// The error raised when `flag` was set.
+    fn flag_error() -> Error {
+        Error::InvalidArgument(format!("{}: integer division by zero", Self::NAME))
+    }
+
+    /// Runs the op on promoted, broadcast operands of `shape` into a new
+    /// tensor of `result`'s dtype and weakness.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedDType`] unless [`Map2::accepts`] the dtype;
+    /// [`Map2::flag_error`] when the flag was set.
+    fn run(a: &Input<'_>, b: &Input<'_>, shape: &[usize], result: LatticeType) -> Result<Tensor> {
+        let d = result.dtype;
+        if !Self::accepts(d) {
+            return Err(unsupported(Self::NAME, d, Self::SUPPORTED));
+        }
+        let mut out = Tensor::for_overwrite(Self::NAME, shape, d)?;
+        let flag = AtomicBool::new(false);
+        crate::with_int_dtype!(d, T,
+            kernels::binary::<T, _>(a, b, out.data_mut(), |x, y| Self::int(x, y, &flag)),
+            other => crate::with_float_dtype!(d, C, S,
+                kernels::binary_to::<C, S, _>(a, b, out.data_mut(), |x, y| Self::float(x, y).cast_into()),
+                other => crate::with_complex_dtype!(d, R,
+                    kernels::binary::<Complex<R>, _>(a, b, out.data_mut(), Self::complex::<R>),
+                    other => return Err(unsupported(Self::NAME, d, Self::SUPPORTED)))));
+        if flag.load(Ordering::Relaxed) {
+            return Err(Self::flag_error());
+        }
+        Ok(out.with_weak(result.weak))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use half::{bf16, f16};
+    use num_complex::{Complex32, Complex64};
+
+    use super::*;
+
+    fn id<T: 'static>() -> TypeId {
+        TypeId::of::<T>()
+    }
+
+    #[test]
+    fn each_dtype_reaches_its_element_type() {
+        for d in DType::ALL {
+            let (t, size) = crate::with_dtype!(d, T, (id::<T>(), std::mem::size_of::<T>()));
+            assert_eq!(size, d.size(), "{d}");
+            let want = crate::with_dtype!(d, T, <T as Element>::DTYPE);
+            assert_eq!(want, d);
+            let _ = t;
+        }
+        assert_eq!(crate::with_numeric_dtype!(DType::Bool, T, id::<T>(), bool => id::<()>()), id::<()>());
+        assert_eq!(crate::with_ordered_dtype!(DType::C64, T, id::<T>(), complex => id::<()>()), id::<()>());
+        assert_eq!(crate::with_ordered_dtype!(DType::BF16, T, id::<T>(), complex => id::<()>()), id::<bf16>());
+        assert_eq!(crate::with_int_dtype!(DType::I16, T, id::<T>(), other => id::<()>()), id::<i16>());
+        assert_eq!(crate::with_int_dtype!(DType::F16, T, id::<T>(), other => id::<()>()), id::<()>());
+        assert_eq!(crate::with_inexact_dtype!(DType::C128, T, id::<T>(), other => id::<()>()), id::<Complex64>());
+        assert_eq!(
+            crate::with_complex_dtype!(DType::C64, R, id::<Complex<R>>(), other => id::<()>()),
+            id::<Complex32>()
+        );
+    }
+
+    #[test]
+    fn half_precision_computes_in_f32() {
+        let pair = |d: DType| crate::with_float_dtype!(d, C, S, Some((id::<C>(), id::<S>())), other => None);
+        assert_eq!(pair(DType::BF16), Some((id::<f32>(), id::<bf16>())));
+        assert_eq!(pair(DType::F16), Some((id::<f32>(), id::<f16>())));
+        assert_eq!(pair(DType::F32), Some((id::<f32>(), id::<f32>())));
+        assert_eq!(pair(DType::F64), Some((id::<f64>(), id::<f64>())));
+        for d in DType::ALL.into_iter().filter(|d| !d.is_float()) {
+            assert_eq!(pair(d), None, "{d}");
+        }
+        assert_eq!(id::<HalfCompute>(), id::<f32>());
+        let compute = |d: DType| crate::with_float_compute!(d, C, Some(id::<C>()), other => None);
+        assert_eq!(compute(DType::BF16), Some(id::<f32>()));
+        assert_eq!(compute(DType::F16), Some(id::<f32>()));
+        assert_eq!(compute(DType::F64), Some(id::<f64>()));
+        assert_eq!(compute(DType::C64), None);
+        let halves = |d: DType| crate::with_half_dtype!(d, S, Some(id::<S>()), other => None);
+        assert_eq!((halves(DType::BF16), halves(DType::F32)), (Some(id::<bf16>()), None));
+        let single = |d: DType| crate::with_f32_dtype!(d, S, Some(id::<S>()), other => None);
+        assert_eq!((single(DType::F32), single(DType::F64)), (Some(id::<f32>()), None));
+    }
+
+    /// Records the compute type it was called with.
+    struct Probe;
+    impl Map1 for Probe {
+        fn name(&self) -> &str {
+            "probe"
+        }
+        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+            // 1 in the f32 path, 2 in the f64 path; rounded once to the storage type
+            x.either(&|_| 1.0, &|_| 2.0).cast_into()
+        }
+    }
+
+    #[test]
+    fn map1_routes_halves_through_f32_and_refuses_the_rest() {
+        for (d, want) in [(DType::BF16, 1.0), (DType::F16, 1.0), (DType::F32, 1.0), (DType::F64, 2.0)] {
+            let y = Probe.map(&Tensor::zeros(&[2], d).unwrap().with_weak(true)).unwrap();
+            assert_eq!((y.dtype(), y.is_weak(), y.to_vec::<f64>().unwrap()), (d, true, vec![want; 2]));
+        }
+        let e = Probe.map(&Tensor::zeros(&[1], DType::C64).unwrap()).unwrap_err();
+        assert_eq!(e.to_string(), unsupported("probe", DType::C64, REAL_FLOATS).to_string());
+        for d in [DType::Bool, DType::I32, DType::U8] {
+            let e = Probe.map(&Tensor::zeros(&[1], d).unwrap()).unwrap_err();
+            assert!(
+                matches!(e, Error::UnsupportedDType { dtype, ref supported, .. } if dtype == d && supported == REAL_FLOATS)
+            );
+        }
+    }
+}
