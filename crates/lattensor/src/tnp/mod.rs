@@ -54,6 +54,7 @@ mod reduce;
 mod shape;
 mod sort;
 mod spacing;
+mod stack;
 
 pub use binary::{clip, float_power, gcd, lcm, logaddexp, logaddexp2, nextafter};
 pub use creation::{
@@ -80,6 +81,7 @@ pub use shape::{
 
 pub use sort::argsort;
 pub use spacing::{geomspace, linspace, linspace_with_step, logspace};
+pub use stack::{atleast_1d, atleast_2d, atleast_3d, dstack, hstack, vstack};
 
 pub use crate::ops::Axes;
 pub use crate::ops::creation::Value;
