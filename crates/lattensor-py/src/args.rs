@@ -640,8 +640,6 @@ pub fn count_or_list(obj: &Bound<'_, PyAny>, op: &str, what: &str, tf_rules: boo
     }
 }
 
-/// An integer argument given as a Python/NumPy int or a 0-d integer tensor.
-
 /// `pad`'s `constant_values`: absent or a zero literal (`0`, `0.0`, `False`) is the
 /// dtype's zero, as TF pads with zeros then (so bool pads with False); anything else
 /// converts by `tf.constant`'s rule in the library.

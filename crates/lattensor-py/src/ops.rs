@@ -560,6 +560,7 @@ pub fn broadcast_to(input: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Op
     t.broadcast_to(&shape_of(shape)?).py().map(|b| PyTensor::new(b.with_weak(false)))
 }
 
+/// An integer argument given as a Python/NumPy int or a 0-d integer tensor.
 fn int_arg(obj: &Bound<'_, PyAny>, op: &str, what: &str) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyInt>() {
         return obj.extract::<i64>();

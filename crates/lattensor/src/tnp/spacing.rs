@@ -33,7 +33,7 @@ fn linspace_f64(start: &[f64], stop: &[f64], num: usize, endpoint: bool) -> (Vec
     let delta: Vec<f64> = start.iter().zip(stop).map(|(a, b)| b - a).collect();
     let step: Vec<f64> = delta.iter().map(|d| if div > 0 { d / div as f64 } else { f64::NAN }).collect();
     // NumPy's rule: a zero step anywhere scales by `delta / div` in two steps for every element
-    let any_step_zero = div > 0 && step.iter().any(|&s| s == 0.0);
+    let any_step_zero = div > 0 && step.contains(&0.0);
     let mut out = vec![0.0; num * m];
     for i in 0..num {
         let y = i as f64;
