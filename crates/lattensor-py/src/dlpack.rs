@@ -76,7 +76,7 @@ pub fn export(
 
 /// Copies the tensor a DLPack producer exports into a strong lattensor tensor.
 #[pyfunction]
-pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<crate::tensor::PyTensor> {
+pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<crate::classes::PyTensor> {
     let imported = dlpark::python::from_dlpack(obj.as_borrowed(), None, None)?;
     let r = imported.validate().map_err(|e| PyBufferError::new_err(format!("invalid DLPack tensor: {e}")))?;
     if r.device().device_type != DLDeviceType::CPU {
@@ -127,5 +127,5 @@ pub fn from_dlpack(obj: &Bound<'_, PyAny>) -> PyResult<crate::tensor::PyTensor> 
         }
     }
     drop(imported);
-    Tensor::from_bytes(&bytes, &shape, dtype).py().map(crate::tensor::PyTensor::new)
+    Tensor::from_bytes(&bytes, &shape, dtype).py().map(crate::classes::PyTensor::new)
 }

@@ -7,77 +7,20 @@
 
 use std::borrow::Cow;
 
-use lattensor::ops::Axes;
-use lattensor::{DType, Scalar, Tensor, Value};
+use lattensor::{DType, Scalar, Tensor};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{self, Arg, arg};
-use crate::dtype::{as_dtype, opt_dtype};
+use crate::args::run;
+use crate::args::{
+    self, Arg, Opt, arg, axes, constant_impl, count_or_list, ints, is_numpy, pad_constant, shape_of, to_value,
+};
+use crate::args::{as_dtype, opt_dtype};
+use crate::classes::PyTensor;
 use crate::errors::IntoPyResult;
-use crate::run;
-use crate::tensor::PyTensor;
-
-type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 // ---- helpers ---------------------------------------------------------------
-
-/// `value` as a tensor of `dtype` by `tf.constant`'s rule, or inferred if `dtype` is `None`.
-pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
-    let a = arg(value)?;
-    let Some(d) = dtype else {
-        return Ok(match a {
-            Arg::Ref(t) => t.clone(),
-            Arg::Owned(t) => t,
-            Arg::Scalar(s) => crate::run_quiet(|| s.to_tensor()).py()?,
-        });
-    };
-    let numpy_input = matches!(a, Arg::Owned(_)) && is_numpy(value);
-    match a {
-        // NumPy data converts like NumPy's astype (TF casts NumPy arrays silently too).
-        Arg::Owned(t) if numpy_input => t.cast(d).py(),
-        // A literal beyond int64 has no weak type; it converts only to uint64 or an inexact dtype.
-        Arg::Scalar(s @ Scalar::UInt(_)) if d == DType::U64 || d.is_inexact() => Ok(s.to_tensor_as(d)),
-        Arg::Ref(t) => crate::run_quiet(|| lattensor::constant_as(t, d)).py(),
-        Arg::Owned(t) => crate::run_quiet(|| lattensor::constant_as(t, d)).py(),
-        Arg::Scalar(s) => crate::run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
-    }
-}
-
-fn is_numpy(value: &Bound<'_, PyAny>) -> bool {
-    value.get_type().module().map(|m| m == "numpy").unwrap_or(false)
-}
-
-/// A reduction's `axis` argument: None, an int, a sequence of ints, or an integer tensor.
-pub fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
-    let Some(a) = axis.filter(|a| !a.is_none()) else { return Ok(Axes::All) };
-    if let Ok(i) = a.extract::<isize>() {
-        return Ok(Axes::Some(vec![i]));
-    }
-    if let Ok(v) = a.extract::<Vec<isize>>() {
-        return Ok(Axes::Some(v));
-    }
-    let t = convert::to_tensor(a)?;
-    if !t.dtype().is_integer() || t.rank() > 1 {
-        return Err(PyTypeError::new_err("axis must be None, an int, or a list of ints"));
-    }
-    Ok(Axes::Some(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect()))
-}
-
-pub(crate) fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
-    if let Ok(v) = obj.extract::<Vec<isize>>() {
-        return Ok(v);
-    }
-    if let Ok(i) = obj.extract::<isize>() {
-        return Ok(vec![i]);
-    }
-    let t = convert::to_tensor(obj)?;
-    if !t.dtype().is_integer() || t.rank() > 1 {
-        return Err(PyTypeError::new_err(format!("{what} must be a list of ints or a 1-d integer tensor")));
-    }
-    Ok(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect())
-}
 
 fn tensor_arg<'a>(a: &'a Arg<'a>) -> PyResult<Cow<'a, Tensor>> {
     a.tensor()
@@ -210,7 +153,7 @@ reduction! { register_reductions:
 // ---- individually shaped signatures --------------------------------------------
 
 /// `tf.constant(value, dtype=None, shape=None)`: TF's input inference; with a
-/// dtype, TF's conversion rule (report.md §g); with a shape, the values are
+/// dtype, the value converts by `tf.constant`'s rule (`lattensor::constant_as`); with a shape, the values are
 /// reshaped (or a scalar broadcast).
 #[pyfunction]
 #[pyo3(signature = (value, dtype = None, shape = None, name = None))]
@@ -251,7 +194,7 @@ pub fn cast(py: Python<'_>, x: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>, name
 pub fn bitcast(input: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
     let d = as_dtype(r#type)?;
-    let t = convert::to_tensor(input)?;
+    let t = args::to_tensor(input)?;
     lattensor::bitcast(&t, d).py().map(PyTensor::new)
 }
 
@@ -263,7 +206,7 @@ fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound
         } else {
             inputs.iter().collect()
         };
-    let ts = items.iter().map(convert::to_tensor).collect::<PyResult<Vec<_>>>()?;
+    let ts = items.iter().map(args::to_tensor).collect::<PyResult<Vec<_>>>()?;
     let refs: Vec<&Tensor> = ts.iter().collect();
     let work = ts.iter().map(Tensor::numel).max().unwrap_or(0);
     run(py, work, || {
@@ -321,7 +264,7 @@ pub fn matmul(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = (a_is_sparse, b_is_sparse, name);
-    let (x, y) = (convert::to_tensor(a)?, convert::to_tensor(b)?);
+    let (x, y) = (args::to_tensor(a)?, args::to_tensor(b)?);
     let work = x.numel().saturating_mul(y.shape().last().copied().unwrap_or(1));
     let r =
         run(py, work, || lattensor::ops::linalg::matmul_ext(&x, &y, transpose_a, transpose_b, adjoint_a, adjoint_b))?;
@@ -336,8 +279,8 @@ pub fn matmul(
 #[pyo3(signature = (a, name = None, conjugate = false))]
 pub fn matrix_transpose(a: &Bound<'_, PyAny>, name: Opt<'_, '_>, conjugate: bool) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(a)?;
-    crate::run_quiet(|| lattensor::ops::linalg::matrix_transpose(&t, conjugate)).py().map(PyTensor::new)
+    let t = args::to_tensor(a)?;
+    crate::args::run_quiet(|| lattensor::ops::linalg::matrix_transpose(&t, conjugate)).py().map(PyTensor::new)
 }
 
 /// The tensors of a Python sequence (a list, a tuple, a tensor's rows are not accepted).
@@ -347,7 +290,7 @@ fn tensor_list(values: &Bound<'_, PyAny>, op: &str) -> PyResult<Vec<Tensor>> {
             "{op}: expects a list or tuple of tensors, got one tensor; wrap it in a list"
         )));
     }
-    values.try_iter()?.map(|v| convert::to_tensor(&v?)).collect()
+    values.try_iter()?.map(|v| args::to_tensor(&v?)).collect()
 }
 
 /// `tf.concat(values, axis)`: joins along `axis`; dtypes promote through the lattice.
@@ -388,7 +331,7 @@ pub fn r#where(
              the indices of true elements (where(condition)) are not",
         ));
     };
-    let (c, x, y) = (convert::to_tensor(condition)?, convert::to_tensor(x)?, convert::to_tensor(y)?);
+    let (c, x, y) = (args::to_tensor(condition)?, args::to_tensor(x)?, args::to_tensor(y)?);
     let work = c.numel().max(x.numel()).max(y.numel());
     run(py, work, || lattensor::where_(&c, &x, &y)).map(PyTensor::new)
 }
@@ -429,7 +372,7 @@ fn arg_extremum(
     output_type: Opt<'_, '_>,
     op: fn(&Tensor, isize, DType) -> lattensor::Result<Tensor>,
 ) -> PyResult<PyTensor> {
-    let (x, out) = (convert::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
+    let (x, out) = (args::to_tensor(input)?, opt_dtype(output_type)?.unwrap_or(DType::I64));
     run(py, x.numel(), || op(&x, axis.unwrap_or(0), out)).map(PyTensor::new)
 }
 
@@ -444,7 +387,7 @@ pub fn clip_by_value(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let x = convert::to_tensor(t)?;
+    let x = args::to_tensor(t)?;
     let (lo, hi) = (arg(clip_value_min)?, arg(clip_value_max)?);
     run(py, x.numel(), || lattensor::ops::clip_by_value(&x, lo.operand(), hi.operand())).map(PyTensor::new)
 }
@@ -460,7 +403,7 @@ pub fn scalar_mul(
 ) -> PyResult<PyTensor> {
     let _ = name;
     let s = arg(scalar)?;
-    let t = convert::to_tensor(x)?;
+    let t = args::to_tensor(x)?;
     run(py, t.numel(), || lattensor::ops::scalar_mul(s.operand(), &t)).map(PyTensor::new)
 }
 
@@ -469,7 +412,7 @@ pub fn scalar_mul(
 #[pyo3(signature = (tensor, shape, name = None))]
 pub fn reshape(tensor: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(tensor)?;
+    let t = args::to_tensor(tensor)?;
     t.reshape(&ints(shape, "shape")?).py().map(PyTensor::new)
 }
 
@@ -478,7 +421,7 @@ pub fn reshape(tensor: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Opt<'_
 #[pyo3(signature = (input, axis, name = None))]
 pub fn expand_dims(input: &Bound<'_, PyAny>, axis: isize, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    convert::to_tensor(input)?.expand_dims(axis).py().map(PyTensor::new)
+    args::to_tensor(input)?.expand_dims(axis).py().map(PyTensor::new)
 }
 
 /// `tf.squeeze(input, axis=None)`: removes length-1 axes (a view).
@@ -490,7 +433,7 @@ pub fn squeeze(input: &Bound<'_, PyAny>, axis: Opt<'_, '_>, name: Opt<'_, '_>) -
         Some(a) => ints(a, "axis")?,
         None => vec![],
     };
-    convert::to_tensor(input)?.squeeze(&ax).py().map(PyTensor::new)
+    args::to_tensor(input)?.squeeze(&ax).py().map(PyTensor::new)
 }
 
 /// `tf.transpose(a, perm=None, conjugate=False)`: reorders axes (a view; reversed if `perm` is None).
@@ -498,7 +441,7 @@ pub fn squeeze(input: &Bound<'_, PyAny>, axis: Opt<'_, '_>, name: Opt<'_, '_>) -
 #[pyo3(signature = (a, perm = None, conjugate = false, name = None))]
 pub fn transpose(a: &Bound<'_, PyAny>, perm: Opt<'_, '_>, conjugate: bool, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(a)?;
+    let t = args::to_tensor(a)?;
     let p = match perm.filter(|p| !p.is_none()) {
         Some(p) => ints(p, "perm")?
             .into_iter()
@@ -508,7 +451,7 @@ pub fn transpose(a: &Bound<'_, PyAny>, perm: Opt<'_, '_>, conjugate: bool, name:
     };
     let r = t.transpose(&p).py()?;
     if conjugate && r.dtype().is_complex() {
-        return crate::run_quiet(|| lattensor::ops::conj(&r)).py().map(PyTensor::new);
+        return crate::args::run_quiet(|| lattensor::ops::conj(&r)).py().map(PyTensor::new);
     }
     Ok(PyTensor::new(r))
 }
@@ -518,7 +461,7 @@ pub fn transpose(a: &Bound<'_, PyAny>, perm: Opt<'_, '_>, conjugate: bool, name:
 #[pyo3(signature = (input, dtype = None, name = None))]
 pub fn zeros_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    lattensor::zeros_like(&convert::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
+    lattensor::zeros_like(&args::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
 }
 
 /// `tf.ones_like(input, dtype=None)`: input's dtype and weakness unless a dtype is given.
@@ -526,29 +469,22 @@ pub fn zeros_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_
 #[pyo3(signature = (input, dtype = None, name = None))]
 pub fn ones_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    lattensor::ones_like(&convert::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
+    lattensor::ones_like(&args::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
 }
 
 /// `tnp.full_like(a, fill_value, dtype=None)`.
 #[pyfunction]
 #[pyo3(signature = (a, fill_value, dtype = None))]
 pub fn full_like(a: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let t = convert::to_tensor(a)?;
-    let v = match convert::scalar_of(fill_value)? {
+    let t = args::to_tensor(a)?;
+    let v = match args::scalar_of(fill_value)? {
         Some(s) => s,
         None => {
-            let f = convert::to_tensor(fill_value)?;
+            let f = args::to_tensor(fill_value)?;
             f.item::<num_complex::Complex64>().map(Scalar::Complex).py()?
         }
     };
     lattensor::full_like(&t, v, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-pub(crate) fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-    ints(obj, "shape")?
-        .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))
-        .collect()
 }
 
 /// `tf.zeros(shape, dtype=float32)` (strong).
@@ -572,7 +508,7 @@ pub fn ones(shape: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> 
 #[pyo3(signature = (dims, value, name = None))]
 pub fn fill(dims: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let v = convert::to_tensor(value)?;
+    let v = args::to_tensor(value)?;
     let shape = shape_of(dims)?;
     let b = v.reshape(&[]).py()?.broadcast_to(&shape).py()?;
     b.contiguous().py().map(|t| PyTensor::new(t.with_weak(false)))
@@ -620,58 +556,8 @@ pub fn atan2(py: Python<'_>, y: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, name: O
 #[pyo3(signature = (input, shape, name = None))]
 pub fn broadcast_to(input: &Bound<'_, PyAny>, shape: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(input)?;
+    let t = args::to_tensor(input)?;
     t.broadcast_to(&shape_of(shape)?).py().map(|b| PyTensor::new(b.with_weak(false)))
-}
-
-/// A Python value as the library's `Value` (literals stay literals, so they convert by TF's rule).
-pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    Ok(match arg(obj)? {
-        Arg::Ref(t) => Value::Tensor(t.clone()),
-        Arg::Owned(t) => Value::Tensor(t),
-        Arg::Scalar(s) => Value::Literal(s),
-    })
-}
-
-/// A count or a list of integers (`tf.split`'s `num_or_size_splits`, NumPy's
-/// `indices_or_sections`): a Python or NumPy integer is `Ok(Err(n))`, a 1-D
-/// integer array-like `Ok(Ok(list))` (an empty list too). With `tf_rules`, a
-/// 0-d tensor is refused with TF's `ValueError`; otherwise it counts.
-pub fn count_or_list(obj: &Bound<'_, PyAny>, op: &str, what: &str, tf_rules: bool) -> PyResult<Result<Vec<i64>, i64>> {
-    if obj.is_instance_of::<pyo3::types::PyInt>() {
-        return Ok(Err(obj.extract::<i64>()?));
-    }
-    if tf_rules && obj.is_instance_of::<pyo3::types::PyFloat>() {
-        return Err(PyValueError::new_err(format!(
-            "{op}: {what} must be an int or a list of ints, got {}",
-            obj.repr()?
-        )));
-    }
-    let t = convert::to_tensor(obj)?;
-    if t.numel() == 0 && t.rank() == 1 {
-        return Ok(Ok(vec![]));
-    }
-    if !t.dtype().is_integer() {
-        let msg =
-            format!("{op}: {what} must be an int or a list of ints, got {} values of shape {:?}", t.dtype(), t.shape());
-        // TF's split kernel refuses non-integer sizes (InvalidArgumentError); NumPy raises TypeError
-        return Err(if tf_rules {
-            crate::errors::InvalidArgumentError::new_err(msg)
-        } else {
-            PyTypeError::new_err(msg)
-        });
-    }
-    match t.rank() {
-        0 if tf_rules && obj.is_instance_of::<PyTensor>() => Err(PyValueError::new_err(format!(
-            "{op}: a 0-d tensor is not accepted as {what} (as in TF); pass a Python int"
-        ))),
-        0 => Ok(Err(t.item::<i64>().py()?)),
-        1 => Ok(Ok(t.to_vec::<i64>().py()?)),
-        r => Err(crate::errors::InvalidArgumentError::new_err(format!(
-            "{op}: {what} must be an int or a 1-D list of ints, got rank {r} (shape {:?})",
-            t.shape()
-        ))),
-    }
 }
 
 /// An integer argument given as a Python/NumPy int or a 0-d integer tensor.
@@ -679,7 +565,7 @@ fn int_arg(obj: &Bound<'_, PyAny>, op: &str, what: &str) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyInt>() {
         return obj.extract::<i64>();
     }
-    let t = convert::to_tensor(obj)?;
+    let t = args::to_tensor(obj)?;
     if !t.dtype().is_integer() {
         return Err(PyTypeError::new_err(format!("{op}: {what} must be an integer, got {}", obj.repr()?)));
     }
@@ -705,7 +591,7 @@ pub fn split(
     name: Opt<'_, '_>,
 ) -> PyResult<Vec<PyTensor>> {
     let _ = name;
-    let t = convert::to_tensor(value)?;
+    let t = args::to_tensor(value)?;
     let axis = match axis.filter(|a| !a.is_none()) {
         Some(a) => int_arg(a, "split", "axis")? as isize,
         None => 0,
@@ -722,7 +608,7 @@ pub fn split(
             lattensor::Splits::Sizes(sizes)
         }
     };
-    let parts = crate::run_quiet(|| lattensor::split(&t, spec, axis)).py()?;
+    let parts = crate::args::run_quiet(|| lattensor::split(&t, spec, axis)).py()?;
     Ok(parts.into_iter().map(PyTensor::new).collect())
 }
 
@@ -742,41 +628,24 @@ pub fn pad(
 ) -> PyResult<PyTensor> {
     let _ = name;
     let mode: lattensor::PadMode = mode.parse().map_err(|e: lattensor::Error| PyValueError::new_err(e.to_string()))?;
-    let t = convert::to_tensor(tensor)?;
+    let t = args::to_tensor(tensor)?;
     let p = to_value(paddings)?;
     let c = pad_constant(constant_values, t.dtype())?;
     run(py, t.numel(), || lattensor::pad(&t, p, mode, c)).map(PyTensor::new)
-}
-
-/// `pad`'s `constant_values`: absent or a zero literal (`0`, `0.0`, `False`) is the
-/// dtype's zero, as TF pads with zeros then (so bool pads with False); anything else
-/// converts by `tf.constant`'s rule in the library.
-pub fn pad_constant(constant_values: Opt<'_, '_>, dtype: DType) -> PyResult<Value> {
-    let Some(c) = constant_values.filter(|c| !c.is_none()) else {
-        return Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?));
-    };
-    let zero = match convert::scalar_of(c)? {
-        Some(Scalar::Int(v)) => v == 0,
-        Some(Scalar::Float(v)) => v == 0.0,
-        Some(Scalar::Bool(v)) => !v,
-        Some(Scalar::Complex(v)) => v.re == 0.0 && v.im == 0.0,
-        _ => false,
-    };
-    if zero { Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?)) } else { to_value(c) }
 }
 
 /// `indices`/`on_value`/`off_value` of `tf.one_hot`: tensors keep their dtype; a Python
 /// number or list converts to `dtype` if it can (TF's `dtype_hint`), else by inference.
 fn hinted(obj: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
     if obj.is_instance_of::<PyTensor>() || is_numpy(obj) {
-        return convert::to_tensor(obj);
+        return args::to_tensor(obj);
     }
     if let Some(d) = dtype
         && let Ok(t) = constant_impl(obj, Some(d))
     {
         return Ok(t);
     }
-    convert::to_tensor(obj)
+    args::to_tensor(obj)
 }
 
 /// `tf.one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None)`:
@@ -828,7 +697,7 @@ pub fn one_hot(
     }
     let d = dtype.or(on.as_ref().map(Tensor::dtype)).or(off.as_ref().map(Tensor::dtype)).unwrap_or(DType::F32);
     let default = |v: i64, what: &str| -> PyResult<Tensor> {
-        crate::run_quiet(|| lattensor::constant_as(v, d)).map_err(|_| {
+        crate::args::run_quiet(|| lattensor::constant_as(v, d)).map_err(|_| {
             PyTypeError::new_err(format!(
                 "one_hot: the default {what} {v} does not convert to {d}; pass on_value and off_value of that dtype"
             ))
@@ -856,7 +725,7 @@ pub fn unique(
     name: Opt<'_, '_>,
 ) -> PyResult<(PyTensor, PyTensor)> {
     let _ = name;
-    let (t, d) = (convert::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
+    let (t, d) = (args::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
     let (y, idx) = run(py, t.numel(), || lattensor::unique(&t, d))?;
     Ok((PyTensor::new(y), PyTensor::new(idx)))
 }
@@ -871,7 +740,7 @@ pub fn unique_with_counts(
     name: Opt<'_, '_>,
 ) -> PyResult<(PyTensor, PyTensor, PyTensor)> {
     let _ = name;
-    let (t, d) = (convert::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
+    let (t, d) = (args::to_tensor(x)?, opt_dtype(out_idx)?.unwrap_or(DType::I32));
     let (y, idx, count) = run(py, t.numel(), || lattensor::unique_with_counts(&t, d))?;
     Ok((PyTensor::new(y), PyTensor::new(idx), PyTensor::new(count)))
 }
@@ -893,10 +762,10 @@ pub fn linspace(start: f64, stop: f64, num: usize, dtype: Opt<'_, '_>, name: Opt
 }
 
 fn literal(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Scalar> {
-    if let Some(s) = convert::scalar_of(obj)? {
+    if let Some(s) = args::scalar_of(obj)? {
         return Ok(s);
     }
-    let t = convert::to_tensor(obj)?;
+    let t = args::to_tensor(obj)?;
     if t.numel() != 1 {
         return Err(PyTypeError::new_err(format!("{what} must be a number")));
     }
@@ -934,10 +803,8 @@ pub fn numpy_arange(
     step: Opt<'_, '_>,
     dtype: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
-    let all_literals = [Some(start), stop, step]
-        .iter()
-        .flatten()
-        .all(|o| o.is_none() || convert::scalar_of(o).ok().flatten().is_some());
+    let all_literals =
+        [Some(start), stop, step].iter().flatten().all(|o| o.is_none() || args::scalar_of(o).ok().flatten().is_some());
     let d = opt_dtype(dtype)?;
     let r = range(start, stop, step, dtype, None)?;
     Ok(PyTensor::new(r.t.with_weak(all_literals && d.is_none())))
@@ -964,7 +831,7 @@ pub fn numpy_array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, nd
 #[pyo3(signature = (features, alpha = 0.2, name = None))]
 pub fn leaky_relu(py: Python<'_>, features: &Bound<'_, PyAny>, alpha: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(features)?;
+    let t = args::to_tensor(features)?;
     run(py, t.numel(), || lattensor::ops::nn::leaky_relu(&t, alpha)).map(PyTensor::new)
 }
 
@@ -973,7 +840,7 @@ pub fn leaky_relu(py: Python<'_>, features: &Bound<'_, PyAny>, alpha: f64, name:
 #[pyo3(signature = (features, beta = 1.0, name = None))]
 pub fn swish(py: Python<'_>, features: &Bound<'_, PyAny>, beta: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(features)?;
+    let t = args::to_tensor(features)?;
     run(py, t.numel(), || lattensor::ops::nn::swish(&t, beta)).map(PyTensor::new)
 }
 
@@ -982,7 +849,7 @@ pub fn swish(py: Python<'_>, features: &Bound<'_, PyAny>, beta: f64, name: Opt<'
 #[pyo3(signature = (features, approximate = false, name = None))]
 pub fn gelu(py: Python<'_>, features: &Bound<'_, PyAny>, approximate: bool, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(features)?;
+    let t = args::to_tensor(features)?;
     run(py, t.numel(), || lattensor::ops::nn::gelu(&t, approximate)).map(PyTensor::new)
 }
 
@@ -996,7 +863,7 @@ pub fn log_softmax(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(logits)?;
+    let t = args::to_tensor(logits)?;
     run(py, t.numel(), || lattensor::ops::nn::log_softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
 }
 
@@ -1005,7 +872,7 @@ pub fn log_softmax(
 #[pyo3(signature = (logits, axis = None, name = None))]
 pub fn softmax(py: Python<'_>, logits: &Bound<'_, PyAny>, axis: Option<i32>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(logits)?;
+    let t = args::to_tensor(logits)?;
     run(py, t.numel(), || lattensor::ops::nn::softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
 }
 
@@ -1029,7 +896,7 @@ pub fn space_to_depth(
 ) -> PyResult<PyTensor> {
     let _ = name;
     nhwc(data_format)?;
-    let t = convert::to_tensor(input)?;
+    let t = args::to_tensor(input)?;
     lattensor::ops::nn::space_to_depth(&t, block_size).py().map(PyTensor::new)
 }
 
@@ -1044,7 +911,7 @@ pub fn depth_to_space(
 ) -> PyResult<PyTensor> {
     let _ = name;
     nhwc(data_format)?;
-    let t = convert::to_tensor(input)?;
+    let t = args::to_tensor(input)?;
     lattensor::ops::nn::depth_to_space(&t, block_size).py().map(PyTensor::new)
 }
 
@@ -1065,10 +932,10 @@ pub fn convert_to_tensor(
 /// The result type of the operands in the current mode: `(dtype, weak)`.
 #[pyfunction]
 #[pyo3(signature = (*operands))]
-pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::dtype::PyDType, bool)> {
+pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::classes::PyDType, bool)> {
     let mut types = Vec::with_capacity(operands.len());
     for o in operands.iter() {
-        let t = match o.cast::<crate::dtype::PyDType>() {
+        let t = match o.cast::<crate::classes::PyDType>() {
             Ok(d) => lattensor::LatticeType::strong(d.get().d),
             Err(_) if o.is_instance_of::<pyo3::types::PyType>() || o.is_instance_of::<pyo3::types::PyString>() => {
                 lattensor::LatticeType::strong(as_dtype(&o)?)
@@ -1080,11 +947,18 @@ pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::dtype::PyD
         };
         types.push(t);
     }
-    let r = crate::run_quiet(|| lattensor::promote::result_type(&types)).py()?;
-    Ok((crate::dtype::PyDType { d: r.dtype }, r.weak))
+    let r = crate::args::run_quiet(|| lattensor::promote::result_type(&types)).py()?;
+    Ok((crate::classes::PyDType { d: r.dtype }, r.weak))
 }
 
 /// Rebuilds a pickled tensor.
+/// `lattensor._lattensor._with_weak(x, weak)`: `x` marked weak or strong (the
+/// same storage; weakness is ignored for dtypes that cannot be weak).
+#[pyfunction]
+pub fn _with_weak(x: &Bound<'_, PyAny>, weak: bool) -> PyResult<PyTensor> {
+    Ok(PyTensor::new(args::to_tensor(x)?.with_weak(weak)))
+}
+
 #[pyfunction]
 pub fn _from_bytes(data: &[u8], shape: Vec<usize>, dtype: &str, weak: bool) -> PyResult<PyTensor> {
     let d = DType::parse(dtype).py()?;
@@ -1108,7 +982,7 @@ pub fn set_max_tensor_bytes(n: u64) {
 #[pyo3(signature = (input, name = None))]
 pub fn identity(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    Ok(PyTensor::new(lattensor::identity(&convert::to_tensor(input)?)))
+    Ok(PyTensor::new(lattensor::identity(&args::to_tensor(input)?)))
 }
 
 /// `tf.stop_gradient(input)`: the same tensor (lattensor has no gradients).
@@ -1116,7 +990,7 @@ pub fn identity(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTenso
 #[pyo3(signature = (input, name = None))]
 pub fn stop_gradient(input: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
     let _ = name;
-    Ok(PyTensor::new(lattensor::stop_gradient(&convert::to_tensor(input)?)))
+    Ok(PyTensor::new(lattensor::stop_gradient(&args::to_tensor(input)?)))
 }
 
 /// `tf.debugging.check_numerics(tensor, message)`: raises InvalidArgumentError on NaN or Inf.
@@ -1129,7 +1003,7 @@ pub fn check_numerics(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(tensor)?;
+    let t = args::to_tensor(tensor)?;
     run(py, t.numel(), || lattensor::debugging::check_numerics(&t, message)).map(PyTensor::new)
 }
 
@@ -1137,7 +1011,7 @@ pub fn check_numerics(
 #[pyfunction]
 #[pyo3(signature = (image, delta))]
 pub fn adjust_brightness(py: Python<'_>, image: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-    let t = convert::to_tensor(image)?;
+    let t = args::to_tensor(image)?;
     let d = arg(delta)?;
     run(py, t.numel(), || lattensor::image::adjust_brightness(&t, d.operand())).map(PyTensor::new)
 }
@@ -1151,7 +1025,7 @@ pub fn adjust_gamma(
     gamma: Opt<'_, '_>,
     gain: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
-    let t = convert::to_tensor(image)?;
+    let t = args::to_tensor(image)?;
     let one = || Arg::Scalar(Scalar::Int(1));
     let g = gamma.map(arg).transpose()?.unwrap_or_else(one);
     let k = gain.map(arg).transpose()?.unwrap_or_else(one);
@@ -1178,7 +1052,7 @@ pub fn extract_patches(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(images)?;
+    let t = args::to_tensor(images)?;
     let (sz, st, rt) = (usizes(sizes, "sizes")?, usizes(strides, "strides")?, usizes(rates, "rates")?);
     let pad: lattensor::image::Padding = padding.parse().py()?;
     run(py, t.numel(), || lattensor::image::extract_patches(&t, &sz, &st, &rt, pad)).map(PyTensor::new)
@@ -1193,7 +1067,7 @@ pub fn random_brightness(
     max_delta: f64,
     seed: Option<u64>,
 ) -> PyResult<PyTensor> {
-    let t = convert::to_tensor(image)?;
+    let t = args::to_tensor(image)?;
     run(py, t.numel(), || lattensor::image::random_brightness(&t, max_delta, seed)).map(PyTensor::new)
 }
 
@@ -1206,7 +1080,7 @@ pub fn stateless_random_brightness(
     max_delta: f64,
     seed: &Bound<'_, PyAny>,
 ) -> PyResult<PyTensor> {
-    let t = convert::to_tensor(image)?;
+    let t = args::to_tensor(image)?;
     let s = ints(seed, "seed")?;
     let [a, b] = s[..] else {
         return Err(PyValueError::new_err("seed must hold exactly two integers"));
@@ -1226,7 +1100,7 @@ pub fn convert_image_dtype(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = name;
-    let t = convert::to_tensor(image)?;
+    let t = args::to_tensor(image)?;
     let d = as_dtype(dtype)?;
     run(py, t.numel(), || lattensor::image::convert_image_dtype(&t, d, saturate)).map(PyTensor::new)
 }
@@ -1283,6 +1157,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(convert_to_tensor, m)?,
         wrap_pyfunction!(result_type, m)?,
         wrap_pyfunction!(_from_bytes, m)?,
+        wrap_pyfunction!(_with_weak, m)?,
         wrap_pyfunction!(max_tensor_bytes, m)?,
         wrap_pyfunction!(identity, m)?,
         wrap_pyfunction!(stop_gradient, m)?,

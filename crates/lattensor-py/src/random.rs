@@ -4,12 +4,12 @@
 
 use pyo3::prelude::*;
 
-use crate::convert;
-use crate::dtype::as_dtype;
+use crate::args;
+use crate::args::as_dtype;
+use crate::args::run;
+use crate::args::{ints, shape_of};
+use crate::classes::PyTensor;
 use crate::errors::InvalidArgumentError;
-use crate::ops::{ints, shape_of};
-use crate::run;
-use crate::tensor::PyTensor;
 
 /// A seed: exactly two integers (a list, a tuple or a 1-d integer tensor).
 fn seed_pair(seed: &Bound<'_, PyAny>) -> PyResult<[i64; 2]> {
@@ -108,7 +108,7 @@ fn stateless_poisson_counts(
     dtype: &Bound<'_, PyAny>,
 ) -> PyResult<PyTensor> {
     let (shape, seed, d) = (shape_of(shape)?, seed_pair(seed)?, as_dtype(dtype)?);
-    let lam = convert::to_tensor(lam)?;
+    let lam = args::to_tensor(lam)?;
     let n = elements(&shape);
     run(py, n, || lattensor::random::stateless_poisson(&shape, seed, &lam, d)).map(PyTensor::new)
 }

@@ -11,33 +11,19 @@ use pyo3::exceptions::{PyBufferError, PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyEllipsis, PySlice, PyTuple};
 
-use crate::convert::{self, arg};
-use crate::dtype::{PyDType, opt_dtype};
+use crate::args::opt_dtype;
+use crate::args::{self, arg};
+use crate::args::{run, run_quiet};
+use crate::classes::PyDType;
+use crate::classes::PyTensor;
 use crate::errors::IntoPyResult;
-use crate::run;
-
-/// An immutable n-dimensional array with a dtype and a weak flag.
-///
-/// Made by `lattensor.constant`, the ops, or `lattensor.from_dlpack`.
-/// Operators promote through the lattice of the current promotion mode.
-#[pyclass(name = "Tensor", module = "lattensor", frozen, weakref)]
-pub struct PyTensor {
-    pub t: Tensor,
-}
-
-impl PyTensor {
-    #[inline]
-    pub fn new(t: Tensor) -> Self {
-        PyTensor { t }
-    }
-}
 
 #[pymethods]
 impl PyTensor {
     #[new]
     #[pyo3(signature = (value, dtype = None))]
     fn py_new(value: &Bound<'_, PyAny>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        crate::ops::constant_impl(value, opt_dtype(dtype)?).map(PyTensor::new)
+        crate::args::constant_impl(value, opt_dtype(dtype)?).map(PyTensor::new)
     }
 
     // ---- metadata ---------------------------------------------------------
@@ -81,7 +67,7 @@ impl PyTensor {
     /// A NumPy copy of the values (a NumPy scalar for a 0-d tensor), like `tf.Tensor.numpy`.
     fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let view = convert::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        let view = args::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
         let copy = view.call_method0("copy")?;
         if slf.get().t.rank() == 0 { copy.get_item(()) } else { Ok(copy) }
     }
@@ -95,7 +81,7 @@ impl PyTensor {
         copy: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let mut a = convert::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        let mut a = args::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
         if let Some(d) = dtype.filter(|d| !d.is_none())
             && !a.getattr("dtype")?.eq(d)?
         {
@@ -450,65 +436,64 @@ impl PyTensor {
     }
 
     /// `x.ravel()`: `tnp.ravel(x)` (a method TF adds with NumPy behaviour on).
-    fn ravel<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "ravel")?.call1((slf,))
+    fn ravel(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        run(py, self.t.numel(), || lattensor::tnp::ravel(&self.t)).map(PyTensor::new)
     }
 
     /// `x.flatten()`: `tnp.ravel(x)` (tensors are immutable, so a view is a copy's equal).
-    fn flatten<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "ravel")?.call1((slf,))
+    fn flatten(&self, py: Python<'_>) -> PyResult<PyTensor> {
+        self.ravel(py)
     }
 
     /// `x.transpose(*axes)`: `tnp.transpose(x, axes)`; no axes reverses them.
     #[pyo3(signature = (*axes))]
-    fn transpose<'py>(slf: &Bound<'py, Self>, axes: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+    fn transpose(&self, axes: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
         let axes = match axes.len() {
-            0 => slf.py().None().into_bound(slf.py()),
-            1 if !axes.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() => axes.get_item(0)?,
-            _ => axes.clone().into_any(),
+            0 => None,
+            1 if !axes.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() => Some(axes.get_item(0)?),
+            _ => Some(axes.clone().into_any()),
         };
-        tnp(slf.py(), "transpose")?.call1((slf, axes))
+        let perm: Option<Vec<isize>> = axes.filter(|x| !x.is_none()).map(|x| x.extract()).transpose()?;
+        run_quiet(|| lattensor::tnp::transpose(&self.t, perm.as_deref())).py().map(PyTensor::new)
     }
 
     /// `x.clip(min, max)`: `tnp.clip(x, min, max)`.
     #[pyo3(signature = (min = None, max = None))]
-    fn clip<'py>(
-        slf: &Bound<'py, Self>,
-        min: Option<&Bound<'py, PyAny>>,
-        max: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "clip")?.call1((slf, min, max))
+    fn clip(
+        &self,
+        py: Python<'_>,
+        min: Option<&Bound<'_, PyAny>>,
+        max: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let (lo, hi) = args::clip_bounds(min, max)?;
+        run(py, self.t.numel(), || lattensor::tnp::clip(&self.t, lo, hi)).map(PyTensor::new)
     }
 
     /// `x.max(axis=None, keepdims=False)`: `tnp.amax`.
     #[pyo3(signature = (axis = None, keepdims = false))]
-    fn max<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<&Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "amax")?.call1((slf, axis, keepdims))
+    fn max(&self, py: Python<'_>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<PyTensor> {
+        let ax = args::axes(axis)?;
+        run(py, self.t.numel(), || lattensor::tnp::amax(&self.t, ax, keepdims)).map(PyTensor::new)
     }
 
     /// `x.min(axis=None, keepdims=False)`: `tnp.amin`.
     #[pyo3(signature = (axis = None, keepdims = false))]
-    fn min<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<&Bound<'py, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "amin")?.call1((slf, axis, keepdims))
+    fn min(&self, py: Python<'_>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<PyTensor> {
+        let ax = args::axes(axis)?;
+        run(py, self.t.numel(), || lattensor::tnp::amin(&self.t, ax, keepdims)).map(PyTensor::new)
     }
 
     /// `x.mean(axis=None, dtype=None, keepdims=False)`: `tnp.mean`.
     #[pyo3(signature = (axis = None, dtype = None, keepdims = false))]
-    fn mean<'py>(
-        slf: &Bound<'py, Self>,
-        axis: Option<&Bound<'py, PyAny>>,
-        dtype: Option<&Bound<'py, PyAny>>,
+    fn mean(
+        &self,
+        py: Python<'_>,
+        axis: Option<&Bound<'_, PyAny>>,
+        dtype: Option<&Bound<'_, PyAny>>,
         keepdims: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tnp(slf.py(), "mean")?.call1((slf, axis, dtype, keepdims))
+    ) -> PyResult<PyTensor> {
+        let (ax, d) = (args::axes(axis)?, opt_dtype(dtype)?);
+        run(py, self.t.numel(), || lattensor::tnp::mean(&self.t, ax, d, keepdims)).map(PyTensor::new)
     }
 
     /// `copy.copy(x)`: `x` itself (tensors are immutable).
@@ -523,7 +508,7 @@ impl PyTensor {
 
     /// A strong copy converted to `dtype` (`tf.cast`).
     fn astype(&self, py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let d = crate::dtype::as_dtype(dtype)?;
+        let d = crate::args::as_dtype(dtype)?;
         run(py, self.t.numel(), || self.t.cast(d)).map(PyTensor::new)
     }
 
@@ -680,7 +665,7 @@ fn numpy_text(slf: &Bound<'_, PyTensor>, repr: bool) -> PyResult<String> {
     if t.rank() == 0 {
         return Ok(lattensor::display::numpy_str(t));
     }
-    let view = convert::numpy_view(slf.py(), t, slf.clone().into_any())?;
+    let view = args::numpy_view(slf.py(), t, slf.clone().into_any())?;
     Ok(if repr { view.repr()? } else { view.str()? }.to_string())
 }
 
@@ -738,10 +723,4 @@ fn index_value(x: &Bound<'_, PyAny>) -> PyResult<isize> {
             x.get_type().name()?
         ))),
     }
-}
-
-/// A function of `lattensor.experimental.numpy`, for the methods that TF's
-/// NumPy behaviour adds to tensors (`x.max()`, `x.clip(…)`, …).
-fn tnp<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("lattensor.experimental.numpy")?.getattr(name)
 }

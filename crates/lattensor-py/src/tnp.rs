@@ -1,18 +1,18 @@
 //! `lattensor._lattensor.numpy`: the library's TF-NumPy functions
-//! (`lattensor::numpy`) under NumPy's names and signatures.
+//! (`lattensor::tnp`) under NumPy's names and signatures.
 
-use lattensor::numpy as tnp;
 use lattensor::ops::Axes;
+use lattensor::tnp;
 use lattensor::{Scalar, Value};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{self, Arg, arg};
-use crate::dtype::opt_dtype;
+use crate::args::opt_dtype;
+use crate::args::run;
+use crate::args::{self, Arg, arg};
+use crate::classes::PyTensor;
 use crate::errors::IntoPyResult;
-use crate::run;
-use crate::tensor::PyTensor;
 
 type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
@@ -29,7 +29,7 @@ fn value(obj: &Bound<'_, PyAny>) -> PyResult<(Value, usize)> {
 }
 
 fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
-    crate::ops::axes(axis)
+    crate::args::axes(axis)
 }
 
 fn opt_axis(axis: Opt<'_, '_>) -> PyResult<Option<isize>> {
@@ -73,7 +73,18 @@ macro_rules! binary {
     };
 }
 
-binary!(arctan2, hypot, heaviside);
+binary!(
+    arctan2,
+    hypot,
+    heaviside,
+    logaddexp,
+    logaddexp2,
+    float_power,
+    logical_and,
+    logical_or,
+    logical_xor,
+    array_equal
+);
 
 unary!(
     abs,
@@ -121,6 +132,14 @@ unary!(
     flatten,
     fliplr,
     flipud,
+    logical_not,
+    isnan,
+    isinf,
+    isfinite,
+    isposinf,
+    isneginf,
+    isreal,
+    iscomplex,
 );
 
 #[pyfunction]
@@ -151,7 +170,7 @@ fn round(py: Python<'_>, a: &Bound<'_, PyAny>, decimals: i32) -> PyResult<PyTens
 fn array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
     let (v, _) = value(object)?;
     let d = opt_dtype(dtype)?;
-    crate::run_quiet(|| tnp::array(v, d, copy, ndmin)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::array(v, d, copy, ndmin)).py().map(PyTensor::new)
 }
 
 macro_rules! like_dtype {
@@ -161,7 +180,7 @@ macro_rules! like_dtype {
         fn $name(a: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
             let (v, _) = value(a)?;
             let d = opt_dtype(dtype)?;
-            crate::run_quiet(|| tnp::$name(v, d)).py().map(PyTensor::new)
+            crate::args::run_quiet(|| tnp::$name(v, d)).py().map(PyTensor::new)
         }
     )*};
 }
@@ -179,14 +198,14 @@ fn full_like(
     let fill = literal(fill_value)?;
     let d = opt_dtype(dtype)?;
     let s: Option<Vec<usize>> = shape.filter(|s| !s.is_none()).map(|s| s.extract()).transpose()?;
-    crate::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)
 }
 
 fn literal(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
-    if let Some(s) = convert::scalar_of(obj)? {
+    if let Some(s) = args::scalar_of(obj)? {
         return Ok(s);
     }
-    let t = convert::to_tensor(obj)?;
+    let t = args::to_tensor(obj)?;
     if t.numel() != 1 {
         return Err(PyValueError::new_err("expected a single number"));
     }
@@ -208,7 +227,7 @@ fn arange(start: &Bound<'_, PyAny>, stop: Opt<'_, '_>, step: Opt<'_, '_>, dtype:
     let e = stop.filter(|x| !x.is_none()).map(literal).transpose()?;
     let st = step.filter(|x| !x.is_none()).map(literal).transpose()?.unwrap_or(Scalar::Int(1));
     let d = opt_dtype(dtype)?;
-    crate::run_quiet(|| tnp::arange(s, e, st, d)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::arange(s, e, st, d)).py().map(PyTensor::new)
 }
 
 // ---- reductions ------------------------------------------------------------------
@@ -284,7 +303,7 @@ fn average<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (v, n) = value(a)?;
     let ax = opt_axis(axis)?;
-    let w = weights.filter(|w| !w.is_none()).map(convert::to_tensor).transpose()?;
+    let w = weights.filter(|w| !w.is_none()).map(args::to_tensor).transpose()?;
     if returned {
         let (avg, sum) = run(py, n, || tnp::average_returned(v, ax, w.as_ref()))?;
         Ok(PyTuple::new(py, [PyTensor::new(avg), PyTensor::new(sum)])?.into_any())
@@ -312,7 +331,7 @@ cumulative!(cumsum, cumprod);
 fn trace(a: &Bound<'_, PyAny>, offset: isize, axis1: isize, axis2: isize, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
     let d = opt_dtype(dtype)?;
-    crate::run_quiet(|| tnp::trace(v, offset, axis1, axis2, d)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::trace(v, offset, axis1, axis2, d)).py().map(PyTensor::new)
 }
 
 // ---- shapes ----------------------------------------------------------------------
@@ -322,27 +341,27 @@ fn trace(a: &Bound<'_, PyAny>, offset: isize, axis1: isize, axis2: isize, dtype:
 fn flip(m: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
     let (v, _) = value(m)?;
     let ax = axes(axis)?;
-    crate::run_quiet(|| tnp::flip(v, ax)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::flip(v, ax)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 #[pyo3(signature = (m, k = 1, axes = (0, 1)))]
 fn rot90(m: &Bound<'_, PyAny>, k: i32, axes: (isize, isize)) -> PyResult<PyTensor> {
     let (v, _) = value(m)?;
-    crate::run_quiet(|| tnp::rot90(v, k, axes)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::rot90(v, k, axes)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 fn swapaxes(a: &Bound<'_, PyAny>, axis1: isize, axis2: isize) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
-    crate::run_quiet(|| tnp::swapaxes(v, axis1, axis2)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::swapaxes(v, axis1, axis2)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 fn moveaxis(a: &Bound<'_, PyAny>, source: &Bound<'_, PyAny>, destination: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
     let (s, d) = (axes(Some(source))?, axes(Some(destination))?);
-    crate::run_quiet(|| tnp::moveaxis(v, s, d)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::moveaxis(v, s, d)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
@@ -350,7 +369,7 @@ fn moveaxis(a: &Bound<'_, PyAny>, source: &Bound<'_, PyAny>, destination: &Bound
 fn transpose(a: &Bound<'_, PyAny>, axes: Opt<'_, '_>) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
     let p: Option<Vec<isize>> = axes.filter(|x| !x.is_none()).map(|x| x.extract()).transpose()?;
-    crate::run_quiet(|| tnp::transpose(v, p.as_deref())).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::transpose(v, p.as_deref())).py().map(PyTensor::new)
 }
 
 #[pyfunction]
@@ -364,13 +383,13 @@ fn reshape(a: &Bound<'_, PyAny>, newshape: &Bound<'_, PyAny>, order: &str) -> Py
         Ok(n) => vec![n],
         Err(_) => newshape.extract()?,
     };
-    crate::run_quiet(|| tnp::reshape(v, &s)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::reshape(v, &s)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 fn expand_dims(a: &Bound<'_, PyAny>, axis: isize) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
-    crate::run_quiet(|| tnp::expand_dims(v, axis)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::expand_dims(v, axis)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
@@ -378,14 +397,14 @@ fn expand_dims(a: &Bound<'_, PyAny>, axis: isize) -> PyResult<PyTensor> {
 fn squeeze(a: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
     let ax = axes(axis)?;
-    crate::run_quiet(|| tnp::squeeze(v, ax)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::squeeze(v, ax)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 #[pyo3(signature = (a, offset = 0, axis1 = 0, axis2 = 1))]
 fn diagonal(a: &Bound<'_, PyAny>, offset: isize, axis1: isize, axis2: isize) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
-    crate::run_quiet(|| tnp::diagonal(v, offset, axis1, axis2)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::diagonal(v, offset, axis1, axis2)).py().map(PyTensor::new)
 }
 
 macro_rules! with_k {
@@ -394,7 +413,7 @@ macro_rules! with_k {
         #[pyo3(signature = ($arg, k = 0))]
         fn $name($arg: &Bound<'_, PyAny>, k: isize) -> PyResult<PyTensor> {
             let (v, _) = value($arg)?;
-            crate::run_quiet(|| tnp::$name(v, k)).py().map(PyTensor::new)
+            crate::args::run_quiet(|| tnp::$name(v, k)).py().map(PyTensor::new)
         }
     )*};
 }
@@ -405,14 +424,14 @@ with_k!(diag(v), diagflat(v), triu(m));
 #[allow(non_snake_case)]
 fn vander(x: &Bound<'_, PyAny>, N: Option<usize>, increasing: bool) -> PyResult<PyTensor> {
     let (v, _) = value(x)?;
-    crate::run_quiet(|| tnp::vander(v, N, increasing)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::vander(v, N, increasing)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
 #[pyo3(signature = (a, n = 1, axis = -1))]
 fn diff(a: &Bound<'_, PyAny>, n: usize, axis: isize) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
-    crate::run_quiet(|| tnp::diff(v, n, axis)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::diff(v, n, axis)).py().map(PyTensor::new)
 }
 
 #[pyfunction]
@@ -460,7 +479,7 @@ fn take(
 // ---- split, pad, append -------------------------------------------------------------
 
 fn sections(obj: &Bound<'_, PyAny>, op: &str) -> PyResult<tnp::Sections> {
-    Ok(match crate::ops::count_or_list(obj, op, "indices_or_sections", false)? {
+    Ok(match args::count_or_list(obj, op, "indices_or_sections", false)? {
         Err(n) => tnp::Sections::Count(n),
         Ok(indices) => tnp::Sections::Indices(indices),
     })
@@ -477,7 +496,7 @@ fn parts(r: lattensor::Result<Vec<lattensor::Tensor>>) -> PyResult<Vec<PyTensor>
 fn split(ary: &Bound<'_, PyAny>, indices_or_sections: &Bound<'_, PyAny>, axis: isize) -> PyResult<Vec<PyTensor>> {
     let (v, _) = value(ary)?;
     let s = sections(indices_or_sections, "split")?;
-    parts(crate::run_quiet(|| tnp::split(v, s, axis)))
+    parts(crate::args::run_quiet(|| tnp::split(v, s, axis)))
 }
 
 macro_rules! split_on_axis {
@@ -487,7 +506,7 @@ macro_rules! split_on_axis {
         fn $name(ary: &Bound<'_, PyAny>, indices_or_sections: &Bound<'_, PyAny>) -> PyResult<Vec<PyTensor>> {
             let (v, _) = value(ary)?;
             let s = sections(indices_or_sections, stringify!($name))?;
-            parts(crate::run_quiet(|| tnp::$name(v, s)))
+            parts(crate::args::run_quiet(|| tnp::$name(v, s)))
         }
     )*};
 }
@@ -515,13 +534,13 @@ fn pad(
             )));
         }
     };
-    let a = convert::to_tensor(array)?;
-    let mut constant = crate::ops::pad_constant(None, a.dtype())?;
+    let a = args::to_tensor(array)?;
+    let mut constant = args::pad_constant(None, a.dtype())?;
     if let Some(kw) = kwargs {
         for (k, v) in kw.iter() {
             match k.extract::<String>()?.as_str() {
                 "constant_values" if m == lattensor::PadMode::Constant => {
-                    constant = crate::ops::pad_constant(Some(&v), a.dtype())?;
+                    constant = args::pad_constant(Some(&v), a.dtype())?;
                 }
                 "reflect_type" if m != lattensor::PadMode::Constant => {
                     let t: String = v.extract()?;
@@ -545,7 +564,7 @@ fn pad(
             }
         }
     }
-    let w = crate::ops::to_value(pad_width)?;
+    let w = args::to_value(pad_width)?;
     run(py, a.numel(), || tnp::pad(&a, w, m, constant)).map(PyTensor::new)
 }
 
@@ -559,12 +578,321 @@ fn append(py: Python<'_>, arr: &Bound<'_, PyAny>, values: &Bound<'_, PyAny>, axi
     run(py, n.saturating_add(k), || tnp::append(a, v, ax)).map(PyTensor::new)
 }
 
+// ---- functions whose arguments need NumPy's exception classes -------------------
+
+/// A library error as a Python exception, with `UnsupportedDType` as NumPy's
+/// `TypeError` (NumPy refuses a dtype with a TypeError where TF raises
+/// InvalidArgumentError).
+fn dtype_as_type_error<T>(r: lattensor::Result<T>) -> PyResult<T> {
+    match r {
+        Err(e @ lattensor::Error::UnsupportedDType { .. }) => Err(PyTypeError::new_err(e.to_string())),
+        r => r.py(),
+    }
+}
+
+macro_rules! binary_type_errors {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`tnp.", stringify!($name), "(x1, x2)`; a refused dtype is a TypeError.")]
+            #[pyfunction]
+            pub fn $name(py: Python<'_>, x1: &Bound<'_, PyAny>, x2: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+                let ((a, n), (b, m)) = (value(x1)?, value(x2)?);
+                let r = args::run_lib(py, n.max(m), || tnp::$name(a, b));
+                dtype_as_type_error(r).map(PyTensor::new)
+            }
+        )*
+        fn register_binary_type_errors(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_function(wrap_pyfunction!($name, m)?)?; )*
+            Ok(())
+        }
+    };
+}
+
+binary_type_errors!(nextafter, gcd, lcm);
+
+#[pyfunction]
+#[pyo3(signature = (a, a_min, a_max))]
+fn clip(py: Python<'_>, a: &Bound<'_, PyAny>, a_min: Opt<'_, '_>, a_max: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let (lo, hi) = args::clip_bounds(a_min, a_max)?;
+    run(py, n, || tnp::clip(v, lo, hi)).map(PyTensor::new)
+}
+
+macro_rules! closeness {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, b, rtol = 1e-05, atol = 1e-08, equal_nan = false))]
+        fn $name(
+            py: Python<'_>,
+            a: &Bound<'_, PyAny>,
+            b: &Bound<'_, PyAny>,
+            rtol: f64,
+            atol: f64,
+            equal_nan: bool,
+        ) -> PyResult<PyTensor> {
+            let ((x, n), (y, m)) = (value(a)?, value(b)?);
+            run(py, n.max(m), || tnp::$name(x, y, rtol, atol, equal_nan)).map(PyTensor::new)
+        }
+    )*};
+}
+closeness!(isclose, allclose);
+
+macro_rules! truth_reduce {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (a, axis = None, keepdims = false))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+            let (v, n) = value(a)?;
+            let ax = axes(axis)?;
+            run(py, n, || tnp::$name(v, ax, keepdims)).map(PyTensor::new)
+        }
+    )*};
+}
+truth_reduce!(all, any);
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = None))]
+fn count_nonzero(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let ax = axes(axis)?;
+    run(py, n, || tnp::count_nonzero(v, ax)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, axis = None))]
+fn argsort(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let ax = opt_axis(axis)?;
+    run(py, n, || tnp::argsort(v, ax)).map(PyTensor::new)
+}
+
+#[pyfunction]
+fn nonzero<'py>(py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    let t = args::to_tensor(a)?;
+    if t.rank() == 0 {
+        return Err(PyValueError::new_err(
+            "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.",
+        ));
+    }
+    let parts = run(py, t.numel(), || tnp::nonzero(&t))?;
+    PyTuple::new(py, parts.into_iter().map(PyTensor::new))
+}
+
+#[pyfunction]
+#[pyo3(signature = (arr, indices, axis))]
+fn take_along_axis(
+    py: Python<'_>,
+    arr: &Bound<'_, PyAny>,
+    indices: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let (a, i) = (args::to_tensor(arr)?, args::to_tensor(indices)?);
+    if !i.dtype().is_integer() {
+        return Err(PyTypeError::new_err(format!("take_along_axis: indices must be integers, got {}", i.dtype())));
+    }
+    let ax = opt_axis(axis)?;
+    let rank = if ax.is_none() { 1 } else { a.rank() };
+    if i.rank() != rank {
+        return Err(PyValueError::new_err(format!(
+            "take_along_axis: indices of rank {} for an array of rank {rank}",
+            i.rank()
+        )));
+    }
+    run(py, i.numel(), || tnp::take_along_axis(&a, &i, ax)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (condition, a, axis = None))]
+fn compress(
+    py: Python<'_>,
+    condition: &Bound<'_, PyAny>,
+    a: &Bound<'_, PyAny>,
+    axis: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let c = args::to_tensor(condition)?;
+    if c.rank() != 1 {
+        return Err(PyValueError::new_err(format!("compress: condition must be 1-D, got rank {}", c.rank())));
+    }
+    let (v, n) = value(a)?;
+    let ax = opt_axis(axis)?;
+    run(py, n, || tnp::compress(&c, v, ax)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, shift, axis = None))]
+fn roll(py: Python<'_>, a: &Bound<'_, PyAny>, shift: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let (v, n) = value(a)?;
+    let shifts: Vec<i64> = args::ints(shift, "shift")?.into_iter().map(|s| s as i64).collect();
+    let axes = axis.filter(|x| !x.is_none()).map(|x| args::ints(x, "axis")).transpose()?;
+    if let Some(ax) = &axes {
+        let len = shifts.len().max(ax.len());
+        if ![1, len].contains(&shifts.len()) || ![1, len].contains(&ax.len()) {
+            return Err(PyValueError::new_err(format!(
+                "roll: shape mismatch: shift ({}) and axis ({}) do not broadcast",
+                shifts.len(),
+                ax.len()
+            )));
+        }
+    }
+    run(py, n, || tnp::roll(v, &shifts, axes.as_deref())).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(name = "tile", signature = (A, reps))]
+#[allow(non_snake_case)] // NumPy's name
+fn tile(py: Python<'_>, A: &Bound<'_, PyAny>, reps: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let (v, n) = value(A)?;
+    let r = args::ints(reps, "reps")?;
+    if r.iter().any(|&x| x < 0) {
+        return Err(PyValueError::new_err(format!("tile: reps must be non-negative, got {r:?}")));
+    }
+    let r: Vec<usize> = r.into_iter().map(|x| x as usize).collect();
+    run(py, n.saturating_mul(r.iter().product::<usize>().max(1)), || tnp::tile(v, &r)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (*args))]
+fn broadcast_arrays(args: &Bound<'_, PyTuple>) -> PyResult<Vec<PyTensor>> {
+    let vs = args.iter().map(|a| args::to_value(&a)).collect::<PyResult<Vec<_>>>()?;
+    parts(crate::args::run_quiet(|| tnp::broadcast_arrays(vs)))
+}
+
+macro_rules! at_least {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        #[pyo3(signature = (*arys))]
+        fn $name<'py>(py: Python<'py>, arys: &Bound<'py, PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+            let mut out = arys
+                .iter()
+                .map(|a| args::to_value(&a).and_then(|v| tnp::$name(v).py()).map(PyTensor::new))
+                .collect::<PyResult<Vec<_>>>()?;
+            if out.len() == 1 {
+                return Ok(out.remove(0).into_pyobject(py)?.into_any());
+            }
+            Ok(pyo3::types::PyList::new(py, out)?.into_any())
+        }
+    )*};
+}
+at_least!(atleast_1d, atleast_2d, atleast_3d);
+
+macro_rules! stacking {
+    ($($name:ident),*) => {$(
+        #[pyfunction]
+        fn $name(py: Python<'_>, tup: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+            let vs = tup.try_iter()?.map(|v| args::to_value(&v?)).collect::<PyResult<Vec<_>>>()?;
+            run(py, vs.len(), || tnp::$name(vs)).map(PyTensor::new)
+        }
+    )*};
+}
+stacking!(hstack, vstack, dstack);
+
+/// `num` as NumPy takes it: a negative count is a ValueError.
+fn count(num: i64) -> PyResult<usize> {
+    usize::try_from(num).map_err(|_| PyValueError::new_err(format!("Number of samples, {num}, must be non-negative.")))
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, stop, num = 50, endpoint = true, retstep = false, dtype = None, axis = 0))]
+#[allow(clippy::too_many_arguments)] // NumPy's signature
+fn linspace<'py>(
+    py: Python<'py>,
+    start: &Bound<'py, PyAny>,
+    stop: &Bound<'py, PyAny>,
+    num: i64,
+    endpoint: bool,
+    retstep: bool,
+    dtype: Opt<'_, 'py>,
+    axis: isize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = count(num)?;
+    // `dtype=None` is NumPy's float64 (np.dtype(None)); the Python wrapper's default is `float`
+    let d = match dtype {
+        Some(d) => args::as_dtype(d)?,
+        None => lattensor::DType::F64,
+    };
+    let ((a, _), (b, _)) = (value(start)?, value(stop)?);
+    let (y, step) = run(py, n, || tnp::linspace_with_step(a, b, n, endpoint, Some(d), axis))?;
+    let y = PyTensor::new(y).into_pyobject(py)?.into_any();
+    if !retstep {
+        return Ok(y);
+    }
+    let step = if step.rank() == 0 {
+        step.item::<f64>().py()?.into_pyobject(py)?.into_any()
+    } else {
+        PyTensor::new(step).into_pyobject(py)?.into_any()
+    };
+    Ok(PyTuple::new(py, [y, step])?.into_any())
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, stop, num = 50, endpoint = true, base = 10.0, dtype = None, axis = 0))]
+#[allow(clippy::too_many_arguments)] // NumPy's signature
+fn logspace(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    stop: &Bound<'_, PyAny>,
+    num: i64,
+    endpoint: bool,
+    base: f64,
+    dtype: Opt<'_, '_>,
+    axis: isize,
+) -> PyResult<PyTensor> {
+    let n = count(num)?;
+    let d = opt_dtype(dtype)?;
+    let ((a, _), (b, _)) = (value(start)?, value(stop)?);
+    run(py, n, || tnp::logspace(a, b, n, endpoint, base, d, axis)).map(PyTensor::new)
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, stop, num = 50, endpoint = true, dtype = None, axis = 0))]
+fn geomspace(
+    start: &Bound<'_, PyAny>,
+    stop: &Bound<'_, PyAny>,
+    num: i64,
+    endpoint: bool,
+    dtype: Opt<'_, '_>,
+    axis: isize,
+) -> PyResult<PyTensor> {
+    let n = count(num)?;
+    let d = opt_dtype(dtype)?;
+    let ((a, _), (b, _)) = (value(start)?, value(stop)?);
+    match crate::args::run_quiet(|| tnp::geomspace(a, b, n, endpoint, d, axis)) {
+        Err(lattensor::Error::InvalidArgument(m)) if m.contains("cannot include zero") => {
+            Err(PyValueError::new_err("Geometric sequence cannot include zero"))
+        }
+        r => r.py().map(PyTensor::new),
+    }
+}
+
 /// Registers the `numpy` submodule of `_lattensor`.
 pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let m = PyModule::new(parent.py(), "numpy")?;
     register_unary(&m)?;
     register_binary(&m)?;
+    register_binary_type_errors(&m)?;
     for f in [
+        wrap_pyfunction!(clip, &m)?,
+        wrap_pyfunction!(isclose, &m)?,
+        wrap_pyfunction!(allclose, &m)?,
+        wrap_pyfunction!(all, &m)?,
+        wrap_pyfunction!(any, &m)?,
+        wrap_pyfunction!(count_nonzero, &m)?,
+        wrap_pyfunction!(argsort, &m)?,
+        wrap_pyfunction!(nonzero, &m)?,
+        wrap_pyfunction!(take_along_axis, &m)?,
+        wrap_pyfunction!(compress, &m)?,
+        wrap_pyfunction!(roll, &m)?,
+        wrap_pyfunction!(tile, &m)?,
+        wrap_pyfunction!(broadcast_arrays, &m)?,
+        wrap_pyfunction!(atleast_1d, &m)?,
+        wrap_pyfunction!(atleast_2d, &m)?,
+        wrap_pyfunction!(atleast_3d, &m)?,
+        wrap_pyfunction!(hstack, &m)?,
+        wrap_pyfunction!(vstack, &m)?,
+        wrap_pyfunction!(dstack, &m)?,
+        wrap_pyfunction!(linspace, &m)?,
+        wrap_pyfunction!(logspace, &m)?,
+        wrap_pyfunction!(geomspace, &m)?,
         wrap_pyfunction!(angle, &m)?,
         wrap_pyfunction!(around, &m)?,
         wrap_pyfunction!(round, &m)?,
@@ -617,8 +945,5 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
-    // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
-    m.add_function(wrap_pyfunction!(crate::ops::numpy_einsum, &m)?)?;
-    m.setattr("einsum", m.getattr("numpy_einsum")?)?;
     parent.add_submodule(&m)
 }

@@ -6,26 +6,13 @@ use lattensor::{Value, Variable};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::convert::{self, Arg};
-use crate::dtype::{PyDType, opt_dtype};
+use crate::args::opt_dtype;
+use crate::args::{self, Arg};
+use crate::classes::{PyDType, PyTensor, PyVariable};
 use crate::errors::IntoPyResult;
-use crate::tensor::PyTensor;
-
-/// A mutable tensor with a fixed dtype and shape, like `tf.Variable`.
-///
-/// `assign`, `assign_add` and `assign_sub` promote the value with the
-/// variable's dtype; if that is not the variable's dtype they raise TF's
-/// "Variable dtype is immutable" `TypeError`. Updates are atomic, so a
-/// variable can be shared between threads.
-#[pyclass(name = "Variable", module = "lattensor", frozen, weakref)]
-pub struct PyVariable {
-    pub v: Arc<Variable>,
-    name: String,
-    trainable: Py<PyAny>,
-}
 
 fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    Ok(match convert::arg(obj)? {
+    Ok(match args::arg(obj)? {
         Arg::Ref(t) => Value::Tensor(t.clone()),
         Arg::Owned(t) => Value::Tensor(t),
         Arg::Scalar(s) => Value::Literal(s),
@@ -47,10 +34,10 @@ impl PyVariable {
         dtype: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let init = match opt_dtype(dtype)? {
-            Some(d) => crate::ops::constant_impl(initial_value, Some(d))?,
-            None => convert::to_tensor(initial_value)?,
+            Some(d) => crate::args::constant_impl(initial_value, Some(d))?,
+            None => args::to_tensor(initial_value)?,
         };
-        let v = crate::run_quiet(|| Variable::new(init)).py()?;
+        let v = crate::args::run_quiet(|| Variable::new(init)).py()?;
         let trainable = trainable.unwrap_or_else(|| {
             true.into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.None())
         });
@@ -107,21 +94,21 @@ impl PyVariable {
     /// Replaces the value; returns a handle to the variable (TF's `UnreadVariable`).
     fn assign(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = value_of(value)?;
-        crate::run_quiet(|| self.v.assign(v)).py()?;
+        crate::args::run_quiet(|| self.v.assign(v)).py()?;
         Ok(self.unread(py))
     }
 
     /// Adds `value` atomically; returns a handle to the variable (TF's `UnreadVariable`).
     fn assign_add(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = value_of(value)?;
-        crate::run_quiet(|| self.v.assign_add(v)).py()?;
+        crate::args::run_quiet(|| self.v.assign_add(v)).py()?;
         Ok(self.unread(py))
     }
 
     /// Subtracts `value` atomically; returns a handle to the variable (TF's `UnreadVariable`).
     fn assign_sub(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = value_of(value)?;
-        crate::run_quiet(|| self.v.assign_sub(v)).py()?;
+        crate::args::run_quiet(|| self.v.assign_sub(v)).py()?;
         Ok(self.unread(py))
     }
 

@@ -45,13 +45,25 @@
 //! assert_eq!(f.to_vec::<i8>().unwrap(), vec![3, 4, 1, 2]);
 //! ```
 
+mod binary;
 mod creation;
+mod index;
+mod logic;
 mod math;
 mod reduce;
 mod shape;
+mod sort;
+mod spacing;
+mod stack;
 
+pub use binary::{clip, float_power, gcd, lcm, logaddexp, logaddexp2, nextafter};
 pub use creation::{
     arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full_like, ones_like, zeros_like,
+};
+pub use index::{broadcast_arrays, compress, nonzero, roll, take_along_axis, tile};
+pub use logic::{
+    all, allclose, any, array_equal, count_nonzero, isclose, iscomplex, isfinite, isinf, isnan, isneginf, isposinf,
+    isreal, logical_and, logical_not, logical_or, logical_xor,
 };
 pub use math::{
     abs, absolute, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, around, bitwise_not, cbrt, ceil,
@@ -66,6 +78,10 @@ pub use shape::{
     moveaxis, pad, ravel, repeat, reshape, rot90, sort, split, squeeze, swapaxes, take, transpose, triu, vander,
     vsplit,
 };
+
+pub use sort::argsort;
+pub use spacing::{geomspace, linspace, linspace_with_step, logspace};
+pub use stack::{atleast_1d, atleast_2d, atleast_3d, dstack, hstack, vstack};
 
 pub use crate::ops::Axes;
 pub use crate::ops::creation::Value;

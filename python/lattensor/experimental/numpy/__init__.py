@@ -4,7 +4,7 @@ NumPy-style names and signatures over the same lattice: ``tnp.array(1)`` is
 ``i32*``, ``tnp.array(1.0)`` is ``f32*``, float functions compute integers in
 float32 (``tnp.sqrt(4)`` is ``f32*`` 2.0), ``sum``-like reductions widen small
 integers to 32 bits, and weakness is kept — TF 2.21's rules, implemented in
-the Rust library (``lattensor::numpy``; docs/deviations.md lists where TF
+the Rust library (``lattensor::tnp``; docs/deviations.md lists where TF
 breaks them and lattensor does not).
 
 ``experimental_enable_numpy_behavior(dtype_conversion_mode=...)`` sets the
@@ -15,12 +15,14 @@ to a ``with`` block on the calling thread.
 from __future__ import annotations
 
 import builtins as _builtins
+import math as _math
 
 import numpy as _np
 
 from lattensor import _lattensor as _C
 from lattensor._api import bind as _bind
 
+_N = _C.numpy
 _bind(globals(), [n for n in dir(_C.numpy) if not n.startswith("_") and n != "numpy_einsum"], source=_C.numpy)
 
 # tnp's dtype names are NumPy's scalar types, as in TF (every ``dtype=`` argument
@@ -143,17 +145,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
     """``tnp.linspace``: ``num`` evenly spaced values, computed in float64 (NumPy's
     algorithm) and rounded once to ``dtype`` (float32 by default). TF 2.21 ignores
     ``dtype`` and always returns float32; lattensor honours it."""
-    if int(num) * 8 > _C.max_tensor_bytes():
-        from lattensor.errors import ResourceExhaustedError
-
-        raise ResourceExhaustedError(f"linspace: {int(num)} values exceed max_tensor_bytes ({_C.max_tensor_bytes()})")
-    values, step = _np.linspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
-                                endpoint=bool(endpoint), retstep=True, axis=int(axis))
-    dt = _C.as_dtype(dtype)
-    if dt.is_integer:
-        values = _np.floor(values)  # NumPy's rule for an integer dtype
-    out = _C.cast(_C.constant(values), dt)
-    return (out, step) if retstep else out
+    return _N.linspace(start, stop, int(num), bool(endpoint), bool(retstep), dtype, int(axis))
 
 
 # ---- NumPy's binary functions: the lattice's ops under NumPy's names ----------------
@@ -177,22 +169,22 @@ def _truth(x):
 
 def logical_and(x1, x2):
     """``tnp.logical_and``: of the operands' truth values (nonzero is true)."""
-    return _C.logical_and(_truth(x1), _truth(x2))
+    return _N.logical_and(x1, x2)
 
 
 def logical_or(x1, x2):
     """``tnp.logical_or``: of the operands' truth values (nonzero is true)."""
-    return _C.logical_or(_truth(x1), _truth(x2))
+    return _N.logical_or(x1, x2)
 
 
 def logical_xor(x1, x2):
     """``tnp.logical_xor``: of the operands' truth values (nonzero is true)."""
-    return _C.logical_xor(_truth(x1), _truth(x2))
+    return _N.logical_xor(x1, x2)
 
 
 def logical_not(x):
     """``tnp.logical_not``: of the operand's truth value (nonzero is true)."""
-    return _C.logical_not(_truth(x))
+    return _N.logical_not(x)
 
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -225,38 +217,19 @@ def clip(a, a_min, a_max):
     """``tnp.clip``: ``minimum(maximum(a, a_min), a_max)`` (a ``None`` bound is skipped),
     the operands first converted to their lattice join, as TF's tnp does: a strong
     result (``clip([1, 5, 9], 2, 6.5)`` is float32)."""
-    if a_min is None and a_max is None:
-        raise ValueError("clip: a_min and a_max cannot both be None")
-    dt, _ = _C.result_type(*[v for v in (a, a_min, a_max) if v is not None])
-    out = asarray(a, dtype=dt)
-    if a_min is not None:
-        out = _C.maximum(out, asarray(a_min, dtype=dt))
-    if a_max is not None:
-        out = _C.minimum(out, asarray(a_max, dtype=dt))
-    return out
+    return _N.clip(a, a_min, a_max)
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``tnp.isclose``: ``|a - b| <= atol + rtol·|b|`` element-wise, as NumPy: infinities
     are close only to themselves, NaN to nothing (to NaN if ``equal_nan``). Integers and
     bool compare in float64. A strong bool tensor."""
-    x, y = _C.convert_to_tensor(a), _C.convert_to_tensor(b)
-    dt, _ = _C.result_type(x, y)
-    if not (dt.is_floating or dt.is_complex):
-        dt = _C.float64
-    x, y = _C.cast(x, dt), _C.cast(y, dt)
-    ax, ay = _C.abs(x), _C.abs(y)
-    finite = _C.logical_and(_C.is_finite(ax), _C.is_finite(ay))
-    close = _C.less_equal(_C.abs(_C.subtract(x, y)), atol + rtol * ay)
-    out = _C.where(finite, close, _C.equal(x, y))
-    if equal_nan:
-        out = _C.logical_or(out, _C.logical_and(_C.is_nan(ax), _C.is_nan(ay)))
-    return out
+    return _N.isclose(a, b, float(rtol), float(atol), bool(equal_nan))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """``tnp.allclose``: whether every element is ``isclose``; a strong bool scalar tensor."""
-    return _C.constant(bool(_np.all(_np.asarray(isclose(a, b, rtol, atol, equal_nan)))))
+    return _N.allclose(a, b, float(rtol), float(atol), bool(equal_nan))
 
 
 def argmax(a, axis=None):
@@ -279,27 +252,14 @@ def argmin(a, axis=None):
 def nonzero(a):
     """``tnp.nonzero``: a tuple of int64 tensors, one per axis, of the coordinates of
     the nonzero (true) elements in row-major order."""
-    truth = _np.asarray(_truth(a))
-    return tuple(_C.constant(_np.asarray(ix, _np.int64)) for ix in _np.nonzero(truth))
+    return _N.nonzero(a)
 
 
 def tile(A, reps):  # noqa: N803 (NumPy's name)
     """``tnp.tile``: ``A`` repeated ``reps[i]`` times along axis ``i`` (NumPy's rule:
     the shorter of ``A.shape`` and ``reps`` is padded with leading 1s). Keeps ``A``'s
     dtype and weakness."""
-    x = _C.convert_to_tensor(A)
-    reps = [int(reps)] if _np.ndim(reps) == 0 else [int(r) for r in reps]
-    if _builtins.any(r < 0 for r in reps):
-        raise ValueError(f"tile: reps must be non-negative, got {reps}")
-    rank = _builtins.max(x.ndim, len(reps))  # `max` here is tnp.max
-    x = _C.reshape(x, [1] * (rank - x.ndim) + list(x.shape))
-    reps = [1] * (rank - len(reps)) + reps
-    for axis, r in enumerate(reps):
-        if r == 0:
-            x = x[(slice(None),) * axis + (slice(0, 0),)]
-        elif r > 1:
-            x = _C.concat([x] * r, axis)
-    return x
+    return _N.tile(A, reps)
 
 
 def meshgrid(*xi, indexing="xy"):
@@ -332,85 +292,47 @@ def _tensor(x):
     return _C.convert_to_tensor(x)
 
 
-def _with_weak(t, weak):
-    """``t`` with weakness ``weak`` (the same values; a copy only if it changes)."""
-    if t.weak == weak:
-        return t
-    return _C._from_bytes(_np.ascontiguousarray(_np.asarray(t)).tobytes(), list(t.shape), t.dtype.name, bool(weak))
-
-
-def _false_like(x):
-    return _C.zeros(list(x.shape), _C.bool)
-
-
-def _either_part(test, x):
-    """``test`` of a float tensor; of either part of a complex one (NumPy's rule);
-    false for integers and bool, which are never NaN or infinite."""
-    if x.dtype.is_complex:
-        return _C.logical_or(test(_C.real(x)), test(_C.imag(x)))
-    if not x.dtype.is_floating:
-        return _false_like(x)
-    return test(x)
-
-
 def isnan(x):
     """``tnp.isnan``: whether each element is NaN; a strong bool tensor. Integers and
     bool are never NaN; a complex number is NaN if either part is (NumPy's rule; TF has
     no complex kernel)."""
-    return _either_part(_C.is_nan, _tensor(x))
+    return _N.isnan(x)
 
 
 def isinf(x):
     """``tnp.isinf``: whether each element is +inf or -inf; a strong bool tensor
     (integers and bool never are; complex: either part infinite, as NumPy)."""
-    return _either_part(_C.is_inf, _tensor(x))
+    return _N.isinf(x)
 
 
 def isfinite(x):
     """``tnp.isfinite``: whether each element is neither infinite nor NaN; a strong bool
     tensor (integers and bool always are; complex: both parts finite, as NumPy)."""
-    x = _tensor(x)
-    if x.dtype.is_complex:
-        return _C.logical_and(_C.is_finite(_C.real(x)), _C.is_finite(_C.imag(x)))
-    if not x.dtype.is_floating:
-        return _C.logical_not(_false_like(x))
-    return _C.is_finite(x)
+    return _N.isfinite(x)
 
 
 def isposinf(x):
     """``tnp.isposinf``: whether each element is +inf; a strong bool tensor of the
     input's shape (all false for integers and bool, as NumPy; TF returns a Python
     ``False`` for them)."""
-    x = _tensor(x)
-    if not x.dtype.is_floating:
-        return _false_like(x)
-    return _C.logical_and(_C.is_inf(x), _C.greater(x, 0))
+    return _N.isposinf(x)
 
 
 def isneginf(x):
     """``tnp.isneginf``: whether each element is -inf; as ``isposinf``."""
-    x = _tensor(x)
-    if not x.dtype.is_floating:
-        return _false_like(x)
-    return _C.logical_and(_C.is_inf(x), _C.less(x, 0))
+    return _N.isneginf(x)
 
 
 def isreal(x):
     """``tnp.isreal``: whether each element's imaginary part is zero (always true for
     non-complex dtypes); a strong bool tensor."""
-    x = _tensor(x)
-    if x.dtype.is_complex:
-        return _C.equal(_C.imag(x), 0)
-    return _C.logical_not(_false_like(x))
+    return _N.isreal(x)
 
 
 def iscomplex(x):
     """``tnp.iscomplex``: whether each element's imaginary part is nonzero (never for
     non-complex dtypes); a strong bool tensor."""
-    x = _tensor(x)
-    if x.dtype.is_complex:
-        return _C.not_equal(_C.imag(x), 0)
-    return _false_like(x)
+    return _N.iscomplex(x)
 
 
 def iscomplexobj(x):
@@ -458,7 +380,7 @@ def size(x, axis=None):
     TF refuses ``axis``); a Python int."""
     s = shape(x)
     if axis is None:
-        return int(_np.prod(s, dtype=_np.int64))
+        return _math.prod(s)
     return s[int(axis)]
 
 
@@ -486,27 +408,22 @@ def _axis(axis):
     return [int(a) for a in axis] if isinstance(axis, (list, tuple)) else int(axis)
 
 
-def _count_true(a, axis, keepdims):
-    return _C.reduce_sum(_C.cast(_truth(a), _C.int64), axis=_axis(axis), keepdims=bool(keepdims))
-
-
 def all(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
     """``tnp.all``: whether every element along ``axis`` (all axes if ``None``) is
     true (nonzero); a strong bool tensor (true for no elements)."""
-    a = _tensor(a)
-    return _C.equal(_count_true(_C.logical_not(_truth(a)), axis, keepdims), 0)
+    return _N.all(a, _axis(axis), bool(keepdims))
 
 
 def any(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
     """``tnp.any``: whether some element along ``axis`` is true (nonzero); a strong
     bool tensor (false for no elements)."""
-    return _C.greater(_count_true(a, axis, keepdims), 0)
+    return _N.any(a, _axis(axis), bool(keepdims))
 
 
 def count_nonzero(a, axis=None):
     """``tnp.count_nonzero``: the number of nonzero (true; NaN counts) elements along
     ``axis`` (all axes if ``None``); a strong int64 tensor."""
-    return _count_true(a, axis, False)
+    return _N.count_nonzero(a, _axis(axis))
 
 
 def nansum(a, axis=None, dtype=None, keepdims=False):
@@ -537,63 +454,41 @@ def ptp(a, axis=None, keepdims=False):
 
 # ---- stacking, triangles, rolling ------------------------------------------------------
 
-def _atleast(arys, rank):
-    out = []
-    for a in arys:
-        x = _tensor(a)
-        if x.ndim < rank:
-            s = list(x.shape)
-            if rank == 3 and x.ndim == 1:
-                s = [1] + s + [1]
-            elif rank == 3 and x.ndim == 2:
-                s = s + [1]
-            else:
-                s = [1] * (rank - x.ndim) + s
-            x = _C.reshape(x, s)
-        out.append(x)
-    return out[0] if len(out) == 1 else out
-
-
 def atleast_1d(*arys):
     """``tnp.atleast_1d``: each input with at least one axis (a scalar becomes shape
     ``(1,)``), in its own dtype and weakness; a list when given several inputs."""
-    return _atleast(arys, 1)
+    return _N.atleast_1d(*arys)
 
 
 def atleast_2d(*arys):
     """``tnp.atleast_2d``: each input with at least two axes (leading 1s added), in its
     own dtype and weakness; a list when given several inputs."""
-    return _atleast(arys, 2)
+    return _N.atleast_2d(*arys)
 
 
 def atleast_3d(*arys):
     """``tnp.atleast_3d``: each input with at least three axes (NumPy's rule: ``()`` to
     ``(1, 1, 1)``, ``(N,)`` to ``(1, N, 1)``, ``(M, N)`` to ``(M, N, 1)``), in its own
     dtype and weakness; a list when given several inputs."""
-    return _atleast(arys, 3)
-
-
-def _as_list(v):
-    return v if isinstance(v, list) else [v]
+    return _N.atleast_3d(*arys)
 
 
 def hstack(tup):
     """``tnp.hstack``: concatenates along axis 1 (axis 0 if the inputs are 1-D, scalars
     becoming 1-D); dtypes join through the lattice, as ``concatenate``."""
-    arrs = _as_list(atleast_1d(*tup))
-    return _C.concat(arrs, 0 if arrs and arrs[0].ndim == 1 else 1)
+    return _N.hstack(tup)
 
 
 def vstack(tup):
     """``tnp.vstack``: the inputs made at least 2-D, concatenated along axis 0; dtypes
     join through the lattice, as ``concatenate``."""
-    return _C.concat(_as_list(atleast_2d(*tup)), 0)
+    return _N.vstack(tup)
 
 
 def dstack(tup):
     """``tnp.dstack``: the inputs made at least 3-D (as ``atleast_3d``), concatenated
     along axis 2; dtypes join through the lattice, as ``concatenate``."""
-    return _C.concat(_as_list(atleast_3d(*tup)), 2)
+    return _N.dstack(tup)
 
 
 def tri(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
@@ -619,24 +514,7 @@ def roll(a, shift, axis=None):
     flattened input if ``None``), wrapping around; ``shift`` and ``axis`` may be
     sequences (broadcast against each other, shifts of a repeated axis add up, as
     NumPy). Keeps the input's dtype and weakness, as ``reshape``."""
-    x = _tensor(a)
-    if axis is None:
-        return _C.reshape(roll(ravel(x), shift, 0), list(x.shape))
-    shifts, axes = _np.broadcast_arrays(_np.asarray(shift, dtype=_np.int64), _np.asarray(axis, dtype=_np.int64))
-    total = {}
-    for s, ax in zip(shifts.ravel().tolist(), axes.ravel().tolist()):
-        if not -x.ndim <= ax < x.ndim:
-            raise _C.errors.InvalidArgumentError(f"roll: axis {ax} is out of range for rank {x.ndim}")
-        ax %= x.ndim
-        total[ax] = total.get(ax, 0) + s
-    for ax, s in total.items():
-        n = int(x.shape[ax])
-        if n == 0 or s % n == 0:
-            continue
-        cut = n - s % n
-        head = (slice(None),) * ax
-        x = _C.concat([x[head + (slice(cut, None),)], x[head + (slice(0, cut),)]], ax)
-    return x
+    return _N.roll(a, shift, axis)
 
 
 # ---- products, broadcasting, indexing, comparison, sorting --------------------------
@@ -742,12 +620,7 @@ def broadcast_arrays(*args):
     """``tnp.broadcast_arrays``: the inputs broadcast to their common shape (NumPy's
     rules), each in its own dtype, as strong zero-copy views (as ``broadcast_to``); a
     list."""
-    ts = [_tensor(a) for a in args]
-    try:
-        target = list(_np.broadcast_shapes(*(tuple(int(d) for d in t.shape) for t in ts)))
-    except ValueError as e:
-        raise _C.errors.InvalidArgumentError(f"broadcast_arrays: {e}") from None
-    return [_C.broadcast_to(t, target) for t in ts]
+    return _N.broadcast_arrays(*args)
 
 
 def take_along_axis(arr, indices, axis):
@@ -755,41 +628,13 @@ def take_along_axis(arr, indices, axis):
     other axes broadcast, as NumPy; ``axis=None``: of the flattened ``arr``); negative
     indices count from the end, out-of-range ones are an InvalidArgumentError. Strong,
     in ``arr``'s dtype, as ``gather``."""
-    a = _tensor(arr)
-    idx = _np.asarray(_tensor(indices))
-    if not _np.issubdtype(idx.dtype, _np.integer):
-        raise TypeError(f"take_along_axis: indices must be integers, got {idx.dtype}")
-    if axis is None:
-        a, axis = ravel(a), 0
-    if idx.ndim != a.ndim:
-        raise ValueError(f"take_along_axis: indices of rank {idx.ndim} for an array of rank {a.ndim}")
-    axis = int(axis)
-    if not -a.ndim <= axis < a.ndim:
-        raise _C.errors.InvalidArgumentError(f"take_along_axis: axis {axis} is out of range for rank {a.ndim}")
-    axis %= a.ndim
-    shp = [int(d) for d in a.shape]
-    n = shp[axis]
-    idx = idx.astype(_np.int64)
-    if idx.size and (idx.min() < -n or idx.max() >= n):
-        raise _C.errors.InvalidArgumentError(f"take_along_axis: index out of range [{-n}, {n}) along axis {axis}")
-    idx = _np.where(idx < 0, idx + n, idx)
-    other = [1 if d == axis else shp[d] for d in range(a.ndim)]
-    out_shape = list(_np.broadcast_shapes(tuple(other), tuple(idx.shape[d] if d != axis else 1 for d in range(a.ndim))))
-    out_shape[axis] = idx.shape[axis]
-    idx = _np.broadcast_to(idx, out_shape)
-    coords = list(_np.indices(out_shape, sparse=True))
-    coords = [idx if d == axis else (coords[d] if shp[d] != 1 else _np.zeros_like(coords[d])) for d in range(a.ndim)]
-    flat = _np.ravel_multi_index(_np.broadcast_arrays(*coords), shp) if shp else _np.zeros(out_shape, _np.int64)
-    return _C.reshape(_C.gather(ravel(a), _C.constant(_np.ascontiguousarray(flat, _np.int64).ravel())), out_shape)
+    return _N.take_along_axis(arr, indices, None if axis is None else int(axis))
 
 
 def array_equal(a1, a2):
     """``tnp.array_equal``: whether the inputs have the same shape and equal elements
     (compared in their lattice join; NaN is unequal to NaN); a strong bool scalar."""
-    x, y = _tensor(a1), _tensor(a2)
-    if tuple(x.shape) != tuple(y.shape):
-        return _C.constant(False)
-    return _C.constant(bool(_np.all(_np.asarray(_C.equal(x, y)))))
+    return _N.array_equal(a1, a2)
 
 
 def argsort(a, axis=-1, kind="quicksort", order=None):
@@ -799,39 +644,22 @@ def argsort(a, axis=-1, kind="quicksort", order=None):
     del kind
     if order is not None:
         raise ValueError("argsort: 'order' argument to sort is not supported")
-    x = _np.asarray(_tensor(a))
-    if axis is None:
-        x, axis = x.ravel(), 0
-    return _C.constant(_np.argsort(x, axis=int(axis), kind="stable").astype(_np.int32))
+    return _N.argsort(a, None if axis is None else int(axis))
 
 
 # ---- binary float and integer functions, dtype queries --------------------------------
-
-def _joined(x1, x2, floating):
-    """Both operands converted to their lattice join (dtype and weakness); integers and
-    bool go to float32 when ``floating``, as every tnp float function computes them."""
-    x, y = _tensor(x1), _tensor(x2)
-    dt, weak = _C.result_type(x, y)
-    if floating and not (dt.is_floating or dt.is_complex):
-        dt = _C.float32
-    return _with_weak(_C.cast(x, dt), weak), _with_weak(_C.cast(y, dt), weak)
-
 
 def logaddexp(x1, x2):
     """``tnp.logaddexp``: ``log(exp(x1) + exp(x2))`` without overflow (``max + log1p(exp(-|x1 - x2|))``;
     equal infinities give themselves). The operands join through the lattice;
     integers compute in float32, as every tnp float function."""
-    x, y = _joined(x1, x2, True)
-    out = _C.add(_C.maximum(x, y), log1p(exp(_C.negative(_C.abs(_C.subtract(x, y))))))
-    return _C.where(_C.equal(x, y), _C.add(x, float(_np.log(2.0))), out)
+    return _N.logaddexp(x1, x2)
 
 
 def logaddexp2(x1, x2):
     """``tnp.logaddexp2``: ``log2(2**x1 + 2**x2)`` without overflow; promotes as
     ``logaddexp``."""
-    x, y = _joined(x1, x2, True)
-    tail = _C.multiply(log1p(exp2(_C.negative(_C.abs(_C.subtract(x, y))))), float(1.0 / _np.log(2.0)))
-    return _C.where(_C.equal(x, y), _C.add(x, 1.0), _C.add(_C.maximum(x, y), tail))
+    return _N.logaddexp2(x1, x2)
 
 
 def divmod(x1, x2):  # noqa: A001 (NumPy's name)
@@ -840,38 +668,16 @@ def divmod(x1, x2):  # noqa: A001 (NumPy's name)
     return (_C.floordiv(x1, x2), _C.floormod(x1, x2))
 
 
-def _int_operands(x1, x2, name):
-    x, y = _joined(x1, x2, False)
-    if not x.dtype.is_integer:
-        raise TypeError(f"{name}: integer operands required, got {x.dtype.name}")
-    return x, y
-
-
 def gcd(x1, x2):
     """``tnp.gcd``: the non-negative greatest common divisor of integers (``gcd(0, 0)``
     is 0); the operands join through the lattice (dtype and weakness)."""
-    a, b = _int_operands(x1, x2, "gcd")
-    if not a.dtype.is_unsigned:
-        a, b = _C.abs(a), _C.abs(b)
-    a, b = _C.add(a, _C.zeros_like(b)), _C.add(b, _C.zeros_like(a))  # broadcast both
-    zero = _C.zeros_like(b)
-    while _builtins.bool(_np.any(_np.asarray(_C.not_equal(b, zero)))):
-        nz = _C.not_equal(b, zero)
-        safe = _C.where(nz, b, _C.ones_like(b))
-        a, b = _C.where(nz, b, a), _C.where(nz, _C.floormod(a, safe), zero)
-    return a
+    return _N.gcd(x1, x2)
 
 
 def lcm(x1, x2):
     """``tnp.lcm``: the non-negative least common multiple of integers (0 if either is
     0); the operands join through the lattice (dtype and weakness)."""
-    a, b = _int_operands(x1, x2, "lcm")
-    g = gcd(a, b)
-    nz = _C.not_equal(g, _C.zeros_like(g))
-    if not a.dtype.is_unsigned:
-        a, b = _C.abs(a), _C.abs(b)
-    q = _C.floordiv(a, _C.where(nz, g, _C.ones_like(g)))
-    return _C.where(nz, _C.multiply(q, b), _C.zeros_like(g))
+    return _N.lcm(x1, x2)
 
 
 def result_type(*arrays_and_dtypes):
@@ -893,18 +699,13 @@ def promote_types(type1, type2):
 def float_power(x1, x2):
     """``tnp.float_power``: ``x1 ** x2`` computed as a float: the operands' lattice join,
     integers and bool as float32 (tnp's rule for float functions; weakness kept)."""
-    x, y = _joined(x1, x2, True)
-    return _C.pow(x, y)
+    return _N.float_power(x1, x2)
 
 
 def nextafter(x1, x2):
     """``tnp.nextafter``: the next representable value after ``x1`` towards ``x2``, in the
     operands' lattice join (integers as float32; weakness kept)."""
-    x, y = _joined(x1, x2, True)
-    if x.dtype.is_complex:
-        raise TypeError("nextafter: complex operands are not supported")
-    out = _np.nextafter(*_np.broadcast_arrays(_np.asarray(x), _np.asarray(y)))
-    return _with_weak(_C.cast(_C.constant(_np.ascontiguousarray(out)), x.dtype), x.weak)
+    return _N.nextafter(x1, x2)
 
 
 def select(condlist, choicelist, default=0):
@@ -923,17 +724,7 @@ def compress(condition, a, axis=None):
     """``tnp.compress``: the slices of ``a`` along ``axis`` (of the flattened ``a`` if
     ``None``) where the 1-D ``condition`` is true (nonzero); a shorter ``condition`` is
     padded with false, as NumPy. Strong, in ``a``'s dtype, as ``gather``."""
-    c = _np.asarray(_truth(condition))
-    if c.ndim != 1:
-        raise ValueError(f"compress: condition must be 1-D, got rank {c.ndim}")
-    x = _tensor(a)
-    if axis is None:
-        x, axis = ravel(x), 0
-    n = int(x.shape[int(axis)])
-    if c.size > n and c[n:].any():
-        raise _C.errors.InvalidArgumentError(f"compress: condition has a true element beyond the axis' {n} entries")
-    keep = _np.nonzero(c[:n])[0].astype(_np.int64)
-    return _C.gather(x, _C.constant(keep), axis=int(axis))
+    return _N.compress(condition, a, None if axis is None else int(axis))
 
 
 def diag_indices(n, ndim=2):
@@ -985,24 +776,11 @@ def issubdtype(arg1, arg2):
     return bool(_np.issubdtype(*conv))
 
 
-def _spaced(values, dtype):
-    if values.size * 8 > _C.max_tensor_bytes():
-        from lattensor.errors import ResourceExhaustedError
-
-        raise ResourceExhaustedError(f"{values.size} values exceed max_tensor_bytes ({_C.max_tensor_bytes()})")
-    dt = _C.as_dtype(float if dtype is None else dtype)
-    if dt.is_integer:
-        values = _np.trunc(values)  # NumPy's astype of the float64 values
-    return _C.cast(_C.constant(_np.ascontiguousarray(values)), dt)
-
-
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """``tnp.logspace``: ``base ** linspace(start, stop, num)``, computed in float64 and
     rounded once to ``dtype`` (float32 by default, as TF; integers truncated, as NumPy's
     cast). TF 2.21 ignores ``dtype``."""
-    exps = _np.linspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
-                        endpoint=bool(endpoint), axis=int(axis))
-    return _spaced(_np.power(_np.float64(base), exps), dtype)
+    return _N.logspace(start, stop, int(num), bool(endpoint), float(base), float if dtype is None else dtype, int(axis))
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
@@ -1010,9 +788,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     progression (NumPy's algorithm in float64: exact endpoints), rounded once to
     ``dtype``: float32 by default (tnp's ``float``); TF 2.21 returns float64 computed
     through float32 (``geomspace(1, 1000, 4)[1]`` is 10.0000003)."""
-    values = _np.geomspace(_np.asarray(start, _np.float64), _np.asarray(stop, _np.float64), int(num),
-                           endpoint=bool(endpoint), axis=int(axis))
-    return _spaced(values, dtype)
+    return _N.geomspace(start, stop, int(num), bool(endpoint), float if dtype is None else dtype, int(axis))
 
 
 from lattensor.experimental.numpy import random  # noqa: E402  (tnp.random)

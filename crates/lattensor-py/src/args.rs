@@ -1,4 +1,11 @@
-//! Python values → tensors (TF's input inference, report.md §d) and tensors → NumPy.
+//! Argument conversion shared by every binding module: Python values →
+//! tensors (TF's input inference), dtypes, axes and shapes, tensors → NumPy,
+//! and the runner that applies the caller's promotion mode.
+//!
+//! Every other module of the extension imports this one; it imports only
+//! errors.rs, mode.rs and classes.rs.
+//!
+//! Python values convert as TF infers them:
 //!
 //! | Python value | lattensor |
 //! |---|---|
@@ -10,19 +17,23 @@
 //! | `Tensor` | itself; `Variable`: its value (strong) |
 //! | anything with `__array__` / `__dlpack__` (JAX, PyTorch, …) | as the NumPy array it converts to |
 
-use lattensor::promote::{self, LatticeType};
-use lattensor::{DType, Operand, Scalar, Tensor};
+use lattensor::ops::Axes;
+use lattensor::promote::{self, LatticeType, with_mode};
+use lattensor::{DType, Operand, Scalar, Tensor, Value};
 use num_complex::Complex64;
 use numpy::npyffi::{NPY_ARRAY_ALIGNED, NpyTypes, PY_ARRAY_API, npy_intp};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
+use crate::classes::{PyDType, PyTensor, PyVariable};
 use crate::errors::IntoPyResult;
-use crate::tensor::PyTensor;
-use crate::variable::PyVariable;
+use crate::mode;
+
+/// An optional Python argument.
+pub type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 static NP_GENERIC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -440,4 +451,218 @@ pub fn numpy_view<'py>(py: Python<'py>, t: &Tensor, owner: Bound<'py, PyAny>) ->
         }
         Ok(arr)
     }
+}
+
+/// Inputs with at least this many elements run with the GIL released: below
+/// it, releasing and re-taking the GIL costs more than the kernel.
+pub const GIL_RELEASE_MIN_ELEMENTS: usize = 1 << 14;
+
+/// Runs a library call under the caller's promotion mode; releases the GIL
+/// when `work` (elements touched) is large enough for other threads to gain.
+#[inline]
+pub fn run<R: Send>(py: Python<'_>, work: usize, f: impl FnOnce() -> lattensor::Result<R> + Send) -> PyResult<R> {
+    run_lib(py, work, f).py()
+}
+
+/// As [`run`], keeping the library's error (for a binding that maps some errors itself).
+#[inline]
+pub fn run_lib<R: Send>(
+    py: Python<'_>,
+    work: usize,
+    f: impl FnOnce() -> lattensor::Result<R> + Send,
+) -> lattensor::Result<R> {
+    let m = mode::effective();
+    if work >= GIL_RELEASE_MIN_ELEMENTS { py.detach(|| with_mode(m, f)) } else { with_mode(m, f) }
+}
+
+/// Runs a (cheap) library call under the caller's promotion mode, holding the GIL.
+#[inline]
+pub fn run_quiet<R>(f: impl FnOnce() -> R) -> R {
+    with_mode(mode::effective(), f)
+}
+
+/// Resolves anything naming a dtype: a `DType`, a name, a NumPy dtype or type,
+/// or the Python types `bool`, `int` (int32), `float` (float32), `complex` (complex128).
+pub fn as_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
+    if let Ok(d) = obj.cast::<PyDType>() {
+        return Ok(d.get().d);
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return DType::parse(s.to_str()?).py();
+    }
+    if let Ok(t) = obj.cast::<PyType>() {
+        if t.is(obj.py().get_type::<PyBool>()) {
+            return Ok(DType::Bool);
+        }
+        if t.is(obj.py().get_type::<PyInt>()) {
+            return Ok(DType::I32);
+        }
+        if t.is(obj.py().get_type::<PyFloat>()) {
+            return Ok(DType::F32);
+        }
+        if t.is(obj.py().get_type::<PyComplex>()) {
+            return Ok(DType::C128);
+        }
+    }
+    // NumPy dtypes, scalar types and anything NumPy understands as a dtype.
+    let np = numpy(obj.py())?;
+    match np.getattr("dtype")?.call1((obj,)) {
+        Ok(descr) => DType::parse(&descr.getattr("name")?.extract::<String>()?).py(),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "cannot interpret {} as a lattensor dtype; use lattensor.int32, a name such as 'float32', or a NumPy dtype",
+            obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "the object".into())
+        ))),
+    }
+}
+
+/// Resolves an optional dtype argument (`None` stays `None`).
+pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => as_dtype(o).map(Some),
+    }
+}
+
+/// `value` as a tensor of `dtype` by `tf.constant`'s rule, or inferred if `dtype` is `None`.
+pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    let a = arg(value)?;
+    let Some(d) = dtype else {
+        return Ok(match a {
+            Arg::Ref(t) => t.clone(),
+            Arg::Owned(t) => t,
+            Arg::Scalar(s) => run_quiet(|| s.to_tensor()).py()?,
+        });
+    };
+    let numpy_input = matches!(a, Arg::Owned(_)) && is_numpy(value);
+    match a {
+        // NumPy data converts like NumPy's astype (TF casts NumPy arrays silently too).
+        Arg::Owned(t) if numpy_input => t.cast(d).py(),
+        // A literal beyond int64 has no weak type; it converts only to uint64 or an inexact dtype.
+        Arg::Scalar(s @ Scalar::UInt(_)) if d == DType::U64 || d.is_inexact() => Ok(s.to_tensor_as(d)),
+        Arg::Ref(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
+        Arg::Owned(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
+        Arg::Scalar(s) => run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
+    }
+}
+
+/// Whether `value` is a NumPy array or scalar.
+pub fn is_numpy(value: &Bound<'_, PyAny>) -> bool {
+    value.get_type().module().map(|m| m == "numpy").unwrap_or(false)
+}
+
+/// A reduction's `axis` argument: None, an int, a sequence of ints, or an integer tensor.
+pub fn axes(axis: Opt<'_, '_>) -> PyResult<Axes> {
+    let Some(a) = axis.filter(|a| !a.is_none()) else { return Ok(Axes::All) };
+    if let Ok(i) = a.extract::<isize>() {
+        return Ok(Axes::Some(vec![i]));
+    }
+    if let Ok(v) = a.extract::<Vec<isize>>() {
+        return Ok(Axes::Some(v));
+    }
+    let t = to_tensor(a)?;
+    if !t.dtype().is_integer() || t.rank() > 1 {
+        return Err(PyTypeError::new_err("axis must be None, an int, or a list of ints"));
+    }
+    Ok(Axes::Some(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect()))
+}
+
+/// A list of ints from an int, a sequence of ints, or a 1-D integer tensor.
+pub fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
+    if let Ok(v) = obj.extract::<Vec<isize>>() {
+        return Ok(v);
+    }
+    if let Ok(i) = obj.extract::<isize>() {
+        return Ok(vec![i]);
+    }
+    let t = to_tensor(obj)?;
+    if !t.dtype().is_integer() || t.rank() > 1 {
+        return Err(PyTypeError::new_err(format!("{what} must be a list of ints or a 1-d integer tensor")));
+    }
+    Ok(t.to_vec::<i64>().py()?.into_iter().map(|v| v as isize).collect())
+}
+
+/// A shape argument: non-negative ints.
+pub fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    ints(obj, "shape")?
+        .into_iter()
+        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))
+        .collect()
+}
+
+/// A Python value as the library's `Value` (literals stay literals, so they convert by TF's rule).
+pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    Ok(match arg(obj)? {
+        Arg::Ref(t) => Value::Tensor(t.clone()),
+        Arg::Owned(t) => Value::Tensor(t),
+        Arg::Scalar(s) => Value::Literal(s),
+    })
+}
+
+/// A count or a list of integers (`tf.split`'s `num_or_size_splits`, NumPy's
+/// `indices_or_sections`): a Python or NumPy integer is `Ok(Err(n))`, a 1-D
+/// integer array-like `Ok(Ok(list))` (an empty list too). With `tf_rules`, a
+/// 0-d tensor is refused with TF's `ValueError`; otherwise it counts.
+pub fn count_or_list(obj: &Bound<'_, PyAny>, op: &str, what: &str, tf_rules: bool) -> PyResult<Result<Vec<i64>, i64>> {
+    if obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(Err(obj.extract::<i64>()?));
+    }
+    if tf_rules && obj.is_instance_of::<pyo3::types::PyFloat>() {
+        return Err(PyValueError::new_err(format!(
+            "{op}: {what} must be an int or a list of ints, got {}",
+            obj.repr()?
+        )));
+    }
+    let t = to_tensor(obj)?;
+    if t.numel() == 0 && t.rank() == 1 {
+        return Ok(Ok(vec![]));
+    }
+    if !t.dtype().is_integer() {
+        let msg =
+            format!("{op}: {what} must be an int or a list of ints, got {} values of shape {:?}", t.dtype(), t.shape());
+        // TF's split kernel refuses non-integer sizes (InvalidArgumentError); NumPy raises TypeError
+        return Err(if tf_rules {
+            crate::errors::InvalidArgumentError::new_err(msg)
+        } else {
+            PyTypeError::new_err(msg)
+        });
+    }
+    match t.rank() {
+        0 if tf_rules && obj.is_instance_of::<PyTensor>() => Err(PyValueError::new_err(format!(
+            "{op}: a 0-d tensor is not accepted as {what} (as in TF); pass a Python int"
+        ))),
+        0 => Ok(Err(t.item::<i64>().py()?)),
+        1 => Ok(Ok(t.to_vec::<i64>().py()?)),
+        r => Err(crate::errors::InvalidArgumentError::new_err(format!(
+            "{op}: {what} must be an int or a 1-D list of ints, got rank {r} (shape {:?})",
+            t.shape()
+        ))),
+    }
+}
+
+/// `pad`'s `constant_values`: absent or a zero literal (`0`, `0.0`, `False`) is the
+/// dtype's zero, as TF pads with zeros then (so bool pads with False); anything else
+/// converts by `tf.constant`'s rule in the library.
+pub fn pad_constant(constant_values: Opt<'_, '_>, dtype: DType) -> PyResult<Value> {
+    let Some(c) = constant_values.filter(|c| !c.is_none()) else {
+        return Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?));
+    };
+    let zero = match scalar_of(c)? {
+        Some(Scalar::Int(v)) => v == 0,
+        Some(Scalar::Float(v)) => v == 0.0,
+        Some(Scalar::Bool(v)) => !v,
+        Some(Scalar::Complex(v)) => v.re == 0.0 && v.im == 0.0,
+        _ => false,
+    };
+    if zero { Ok(Value::Tensor(Tensor::zeros(&[], dtype).py()?)) } else { to_value(c) }
+}
+
+/// `clip`'s bounds as values; both `None` is NumPy's `ValueError`.
+pub fn clip_bounds(a_min: Opt<'_, '_>, a_max: Opt<'_, '_>) -> PyResult<(Option<Value>, Option<Value>)> {
+    let lo = a_min.filter(|v| !v.is_none()).map(to_value).transpose()?;
+    let hi = a_max.filter(|v| !v.is_none()).map(to_value).transpose()?;
+    if lo.is_none() && hi.is_none() {
+        return Err(PyValueError::new_err("clip: a_min and a_max cannot both be None"));
+    }
+    Ok((lo, hi))
 }

@@ -1,0 +1,49 @@
+//! The Python classes' data: `Tensor`, `Variable`, `DType`.
+//!
+//! Their methods live in tensor.rs, variable.rs and dtype.rs; the structs
+//! sit here, below the argument conversion (args.rs) that recognises them,
+//! so that no module imports one above it.
+
+use std::sync::Arc;
+
+use lattensor::{DType, Tensor, Variable};
+use pyo3::prelude::*;
+
+/// An immutable n-dimensional array with a dtype and a weak flag.
+///
+/// Made by `lattensor.constant`, the ops, or `lattensor.from_dlpack`.
+/// Operators promote through the lattice of the current promotion mode.
+#[pyclass(name = "Tensor", module = "lattensor", frozen, weakref)]
+pub struct PyTensor {
+    pub t: Tensor,
+}
+
+impl PyTensor {
+    #[inline]
+    pub fn new(t: Tensor) -> Self {
+        PyTensor { t }
+    }
+}
+
+/// A mutable tensor with a fixed dtype and shape, like `tf.Variable`.
+///
+/// `assign`, `assign_add` and `assign_sub` promote the value with the
+/// variable's dtype; if that is not the variable's dtype they raise TF's
+/// "Variable dtype is immutable" `TypeError`. Updates are atomic, so a
+/// variable can be shared between threads.
+#[pyclass(name = "Variable", module = "lattensor", frozen, weakref)]
+pub struct PyVariable {
+    pub v: Arc<Variable>,
+    pub(crate) name: String,
+    pub(crate) trainable: Py<PyAny>,
+}
+
+/// A tensor element type, like `tf.DType`.
+///
+/// Compares equal to the same dtype given as a `DType`, a name (`"float32"`),
+/// or a NumPy dtype or scalar type (`np.float32`, `np.dtype("float32")`).
+#[pyclass(name = "DType", module = "lattensor", frozen)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyDType {
+    pub d: DType,
+}

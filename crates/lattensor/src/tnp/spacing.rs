@@ -1,0 +1,254 @@
+//! Evenly spaced ranges: `linspace`, `logspace`, `geomspace`.
+//!
+//! The values are NumPy's: computed in float64 by NumPy's algorithm, then
+//! rounded once to the requested dtype (float32 by default, tnp's `float`).
+//! `start` and `stop` may be arrays; they broadcast, and the `num` samples go
+//! along `axis` of the result.
+
+use super::{DEFAULT_FLOAT, Value, to_tensor};
+#[cfg(doc)]
+use crate::core::error::Error;
+use crate::core::error::{Error as E, Result};
+use crate::core::layout::{broadcast_shapes, normalize_axis};
+use crate::core::storage::max_tensor_bytes;
+use crate::ops::unary::unsupported;
+use crate::{DType, Tensor};
+
+/// `start` and `stop` as float64 values broadcast to their common shape.
+fn endpoints(op: &str, start: Value, stop: Value) -> Result<(Vec<f64>, Vec<f64>, Vec<usize>)> {
+    let (a, b) = (to_tensor(start)?, to_tensor(stop)?);
+    for t in [&a, &b] {
+        if t.dtype().is_complex() {
+            return Err(unsupported(op, t.dtype(), "real dtypes"));
+        }
+    }
+    let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
+    Ok((a.broadcast_to(&shape)?.to_vec::<f64>()?, b.broadcast_to(&shape)?.to_vec::<f64>()?, shape))
+}
+
+/// The float64 samples of `linspace` in `(num, …shape)` order, and the step(s).
+fn linspace_f64(start: &[f64], stop: &[f64], num: usize, endpoint: bool) -> (Vec<f64>, Vec<f64>) {
+    let m = start.len();
+    let div = if endpoint { num.saturating_sub(1) } else { num };
+    let delta: Vec<f64> = start.iter().zip(stop).map(|(a, b)| b - a).collect();
+    let step: Vec<f64> = delta.iter().map(|d| if div > 0 { d / div as f64 } else { f64::NAN }).collect();
+    // NumPy's rule: a zero step anywhere scales by `delta / div` in two steps for every element
+    let any_step_zero = div > 0 && step.contains(&0.0);
+    let mut out = vec![0.0; num * m];
+    for i in 0..num {
+        let y = i as f64;
+        for j in 0..m {
+            let v = if div == 0 {
+                y * delta[j]
+            } else if any_step_zero {
+                (y / div as f64) * delta[j]
+            } else {
+                y * step[j]
+            };
+            out[i * m + j] = v + start[j];
+        }
+    }
+    if endpoint && num > 1 {
+        out[(num - 1) * m..].copy_from_slice(stop);
+    }
+    (out, step)
+}
+
+/// Float64 `values` of shape `(num, …shape)` as a `dtype` tensor with the
+/// sample axis moved to `axis`; integer dtypes take `to_int` of each value
+/// first (`floor` for `linspace`, truncation for `logspace`/`geomspace`, as NumPy).
+fn finish(
+    op: &str,
+    mut values: Vec<f64>,
+    num: usize,
+    shape: &[usize],
+    dtype: DType,
+    axis: isize,
+    to_int: fn(f64) -> f64,
+) -> Result<Tensor> {
+    if dtype.is_integer() {
+        values.iter_mut().for_each(|v| *v = to_int(*v));
+    }
+    let mut full = vec![num];
+    full.extend_from_slice(shape);
+    let ax = normalize_axis(axis, full.len(), op)?;
+    let t = Tensor::from_vec(values, &full)?;
+    let mut perm: Vec<usize> = (1..full.len()).collect();
+    perm.insert(ax, 0);
+    t.transpose(&perm)?.cast(dtype)
+}
+
+/// Refuses more than `max_tensor_bytes` of float64 samples before computing them.
+fn check_size(op: &str, num: usize, m: usize) -> Result<()> {
+    let n = num.saturating_mul(m);
+    if n.saturating_mul(8) as u64 > max_tensor_bytes() {
+        return Err(E::ResourceExhausted(format!("{op}: {n} values exceed max_tensor_bytes ({})", max_tensor_bytes())));
+    }
+    Ok(())
+}
+
+/// `num` evenly spaced values from `start` to `stop` (`tnp.linspace`), with the
+/// step: NumPy's algorithm in float64, rounded once to `dtype` (float32 if
+/// `None`; integer dtypes take the floor first, as NumPy). `endpoint = false`
+/// leaves `stop` out. Array `start`/`stop` broadcast; their samples go along
+/// `axis`. The result is strong. TF 2.21 ignores `dtype` (always float32).
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let (y, step) = tnp::linspace_with_step(0, 1, 5, true, None, 0).unwrap();
+/// assert_eq!((y.dtype(), y.is_weak()), (DType::F32, false));
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+/// assert_eq!(step.item::<f64>().unwrap(), 0.25);
+/// let i = tnp::linspace(0, 10, 5, true, Some(DType::I32), 0).unwrap();
+/// assert_eq!(i.to_vec::<i32>().unwrap(), vec![0, 2, 5, 7, 10]);
+/// ```
+///
+/// # Errors
+/// [`Error::ShapeMismatch`] if `start` and `stop` do not broadcast;
+/// [`Error::InvalidArgument`] for an `axis` out of range;
+/// [`Error::UnsupportedDType`] for complex endpoints;
+/// [`Error::ResourceExhausted`] if the float64 samples exceed the size limit.
+pub fn linspace_with_step(
+    start: impl Into<Value>,
+    stop: impl Into<Value>,
+    num: usize,
+    endpoint: bool,
+    dtype: Option<DType>,
+    axis: isize,
+) -> Result<(Tensor, Tensor)> {
+    let (a, b, shape) = endpoints("linspace", start.into(), stop.into())?;
+    check_size("linspace", num, a.len())?;
+    let (values, step) = linspace_f64(&a, &b, num, endpoint);
+    let y = finish("linspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::floor)?;
+    Ok((y, Tensor::from_vec(step, &shape)?))
+}
+
+/// [`linspace_with_step`] without the step (`tnp.linspace`).
+///
+/// ```
+/// use lattensor::tnp;
+/// let y = tnp::linspace(1, 2, 3, false, None, 0).unwrap();
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![1.0, 4.0 / 3.0, 5.0 / 3.0]);
+/// ```
+///
+/// # Errors
+/// As [`linspace_with_step`].
+pub fn linspace(
+    start: impl Into<Value>,
+    stop: impl Into<Value>,
+    num: usize,
+    endpoint: bool,
+    dtype: Option<DType>,
+    axis: isize,
+) -> Result<Tensor> {
+    Ok(linspace_with_step(start, stop, num, endpoint, dtype, axis)?.0)
+}
+
+/// `base ** linspace(start, stop, num)` (`tnp.logspace`), computed in float64
+/// and rounded once to `dtype` (float32 if `None`; integer dtypes truncate
+/// first, as NumPy's cast). Strong. TF 2.21 ignores `dtype`.
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let y = tnp::logspace(0, 2, 3, true, 10.0, Some(DType::F64), 0).unwrap();
+/// assert_eq!(y.to_vec::<f64>().unwrap(), vec![1.0, 10.0, 100.0]);
+/// ```
+///
+/// # Errors
+/// As [`linspace`].
+pub fn logspace(
+    start: impl Into<Value>,
+    stop: impl Into<Value>,
+    num: usize,
+    endpoint: bool,
+    base: f64,
+    dtype: Option<DType>,
+    axis: isize,
+) -> Result<Tensor> {
+    let (a, b, shape) = endpoints("logspace", start.into(), stop.into())?;
+    check_size("logspace", num, a.len())?;
+    let (mut values, _) = linspace_f64(&a, &b, num, endpoint);
+    values.iter_mut().for_each(|v| *v = base.powf(*v));
+    finish("logspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)
+}
+
+/// `num` values from `start` to `stop` in geometric progression
+/// (`tnp.geomspace`): NumPy's algorithm in float64 (exact endpoints; two
+/// negative endpoints give a negated progression), rounded once to `dtype`
+/// (float32 if `None`, tnp's `float`). Strong. TF 2.21 returns float64
+/// computed through float32 (`geomspace(1, 1000, 4)[1]` is 10.0000003 there).
+///
+/// ```
+/// use lattensor::tnp;
+/// let y = tnp::geomspace(1, 1000, 4, true, None, 0).unwrap();
+/// assert_eq!(y.to_vec::<f32>().unwrap(), vec![1.0, 10.0, 100.0, 1000.0]);
+/// let n = tnp::geomspace(-1, -8, 4, true, None, 0).unwrap();
+/// assert_eq!(n.to_vec::<f32>().unwrap(), vec![-1.0, -2.0, -4.0, -8.0]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if an endpoint is zero; otherwise as [`linspace`].
+pub fn geomspace(
+    start: impl Into<Value>,
+    stop: impl Into<Value>,
+    num: usize,
+    endpoint: bool,
+    dtype: Option<DType>,
+    axis: isize,
+) -> Result<Tensor> {
+    let (mut a, mut b, shape) = endpoints("geomspace", start.into(), stop.into())?;
+    if a.iter().chain(&b).any(|&v| v == 0.0) {
+        return Err(E::InvalidArgument("geomspace: Geometric sequence cannot include zero".to_string()));
+    }
+    check_size("geomspace", num, a.len())?;
+    let sign: Vec<f64> = a.iter().map(|&v| if v.is_nan() { v } else { v.signum() }).collect();
+    for ((x, y), s) in a.iter_mut().zip(b.iter_mut()).zip(&sign) {
+        *x /= s;
+        *y /= s;
+    }
+    let (la, lb): (Vec<f64>, Vec<f64>) = a.iter().zip(&b).map(|(x, y)| (x.log10(), y.log10())).unzip();
+    let (mut values, _) = linspace_f64(&la, &lb, num, endpoint);
+    values.iter_mut().for_each(|v| *v = 10f64.powf(*v));
+    let m = a.len();
+    if num > 0 {
+        values[..m].copy_from_slice(&a);
+        if num > 1 && endpoint {
+            values[(num - 1) * m..].copy_from_slice(&b);
+        }
+    }
+    for (i, v) in values.iter_mut().enumerate() {
+        *v *= sign[i % m.max(1)];
+    }
+    finish("geomspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linspace_matches_numpy_on_arrays_and_axes() {
+        // np.linspace([0, 10], [1, 20], 3, axis=1)
+        let y = linspace(vec![0.0, 10.0], vec![1.0, 20.0], 3, true, Some(DType::F64), 1).unwrap();
+        assert_eq!(y.shape(), &[2, 3]);
+        assert_eq!(y.to_vec::<f64>().unwrap(), vec![0.0, 0.5, 1.0, 10.0, 15.0, 20.0]);
+        // num = 1: the start only; the step is NaN
+        let (y, s) = linspace_with_step(3, 7, 1, true, Some(DType::F64), 0).unwrap();
+        assert_eq!(y.to_vec::<f64>().unwrap(), vec![3.0]);
+        assert!(s.item::<f64>().unwrap().is_nan());
+        assert_eq!(linspace(0, 1, 0, true, None, 0).unwrap().shape(), &[0]);
+        // -0.5 floors to -1 for an integer dtype
+        assert_eq!(linspace(-1, 0, 3, true, Some(DType::I8), 0).unwrap().to_vec::<i8>().unwrap(), vec![-1, -1, 0]);
+    }
+
+    #[test]
+    fn geomspace_and_logspace_edges() {
+        assert!(geomspace(0, 1, 3, true, None, 0).is_err());
+        let y = geomspace(2.5, 0.1, 5, false, Some(DType::F64), 0).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(y[0], 2.5);
+        assert_eq!(
+            logspace(0, 2, 3, true, 10.0, Some(DType::I32), 0).unwrap().to_vec::<i32>().unwrap(),
+            vec![1, 10, 100]
+        );
+    }
+}
