@@ -169,7 +169,7 @@ fn no_module_calls_upward() {
 fn the_scanner_sees_paths_and_lists() {
     let code = "use crate::core::tensor::Tensor;\nuse crate::{DType, kernels::{self, Input}, with_dtype};\nlet x = crate::ops::add(a, b);";
     assert_eq!(crate_paths(code), ["core", "DType", "kernels", "with_dtype", "ops"]);
-    assert_eq!(library_code("let a = 1;\n// crate::ops\n#[cfg(test)]\nmod tests { crate::ops }"), "let a = 1;\n");
+    assert_eq!(library_code("let a = 1;\n// crate::ops\n#[cfg(test)]\nmod tests { crate::ops }"), "let a = 1;");
     assert_eq!(file_layer("core/tensor.rs"), 0);
     assert_eq!(file_layer("kernels/simd/cpu.rs"), 1);
     assert_eq!(file_layer("math.rs"), 4);
@@ -177,4 +177,77 @@ fn the_scanner_sees_paths_and_lists() {
     let exports = root_exports();
     assert_eq!(exports.get("Tensor"), Some(&0));
     assert_eq!(exports.get("constant"), Some(&2));
+}
+
+/// The module graph of the Python extension (`crates/lattensor-py/src`): each
+/// module with the sibling modules its library code names. `lib.rs`, which
+/// declares and registers them all, is left out.
+fn extension_graph() -> BTreeMap<String, Vec<String>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../lattensor-py/src");
+    let mut files = Vec::new();
+    sources(&dir, &mut files);
+    let modules: Vec<String> =
+        files.iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).filter(|m| m != "lib").collect();
+    let mut graph = BTreeMap::new();
+    for path in &files {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if name == "lib" {
+            continue;
+        }
+        let code = library_code(&fs::read_to_string(path).unwrap());
+        let mut uses: Vec<String> =
+            crate_paths(&code).into_iter().filter(|m| *m != name && modules.contains(m)).collect();
+        uses.sort();
+        uses.dedup();
+        graph.insert(name, uses);
+    }
+    graph
+}
+
+/// A cycle in `graph`, as the modules along it, if there is one.
+fn find_cycle(graph: &BTreeMap<String, Vec<String>>) -> Option<Vec<String>> {
+    // depth-first search; a node met again while still on the stack closes a cycle
+    fn visit<'a>(
+        node: &'a str,
+        graph: &'a BTreeMap<String, Vec<String>>,
+        stack: &mut Vec<&'a str>,
+        done: &mut Vec<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = stack.iter().position(|n| *n == node) {
+            return Some(stack[at..].iter().map(|s| s.to_string()).chain([node.to_string()]).collect());
+        }
+        if done.contains(&node) {
+            return None;
+        }
+        stack.push(node);
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, stack, done) {
+                return Some(cycle);
+            }
+        }
+        stack.pop();
+        done.push(node);
+        None
+    }
+    let (mut stack, mut done) = (Vec::new(), Vec::new());
+    graph.keys().find_map(|n| visit(n, graph, &mut stack, &mut done))
+}
+
+#[test]
+fn the_python_extension_modules_form_no_cycle() {
+    let graph = extension_graph();
+    assert!(graph.len() >= 8, "read {} modules of the extension", graph.len());
+    assert_eq!(find_cycle(&graph), None, "the extension's modules import each other in a cycle: {graph:?}");
+}
+
+#[test]
+fn the_cycle_finder_finds_cycles() {
+    let g = |edges: &[(&str, &[&str])]| -> BTreeMap<String, Vec<String>> {
+        edges.iter().map(|(n, e)| (n.to_string(), e.iter().map(|s| s.to_string()).collect())).collect()
+    };
+    assert_eq!(find_cycle(&g(&[("a", &["b"]), ("b", &["c"]), ("c", &[])])), None);
+    assert_eq!(
+        find_cycle(&g(&[("a", &["b"]), ("b", &["c"]), ("c", &["a"])])),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
 }

@@ -186,9 +186,9 @@
 //!
 //! let a = Tensor::from_vec(vec![1i8, 2], &[2])?;
 //! let b = constant([3.5, 4.0])?; // f32*
-//! let c = concat(&[&a, &b], 0)?; // int8 meets a weak float: float32
-//! assert_eq!(c.dtype(), DType::F32);
-//! assert_eq!(c.to_vec::<f32>()?, vec![1.0, 2.0, 3.5, 4.0]);
+//! let c = concat(&[&a, &b], 0)?; // i8 ⊕ f32* = f64*, as in `add`
+//! assert_eq!((c.dtype(), c.is_weak()), (DType::F64, true));
+//! assert_eq!(c.to_vec::<f64>()?, vec![1.0, 2.0, 3.5, 4.0]);
 //! # Ok::<(), lattensor::Error>(())
 //! ```
 //!
@@ -265,7 +265,7 @@
 //! let err = with_mode(PromotionMode::Safe, || &a + &b).unwrap_err();
 //! assert_eq!(err.category(), Category::Type);
 //! assert!(err.to_string().starts_with(
-//!     "In promotion mode SAFE, implicit dtype promotion between (int32, weak=False) and (float32, weak=False) is disallowed"
+//!     "add: in promotion mode SAFE, implicit dtype promotion between (int32, weak=False) and (float32, weak=False) is disallowed"
 //! ));
 //! ```
 //!

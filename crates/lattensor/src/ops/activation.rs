@@ -10,7 +10,8 @@ use num_traits::Float;
 use super::unary::unsupported;
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
-use crate::dispatch::{Compute, FloatStorage, Map1};
+use crate::dispatch::{Compute, FloatStorage};
+use crate::ops::map::Map1;
 use crate::{DType, Tensor};
 
 /// An activation given as one function per compute type (f32 for bfloat16,

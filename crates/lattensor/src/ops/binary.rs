@@ -17,8 +17,9 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::broadcast_shapes;
 use crate::core::scalar::Operand;
-use crate::dispatch::{Compute, HalfCompute, Map2};
+use crate::dispatch::{Compute, HalfCompute};
 use crate::kernels::{self, Input};
+use crate::ops::map::Map2;
 use crate::promote::{self, LatticeType};
 use crate::{DType, Tensor, with_half_dtype, with_inexact_dtype, with_native_dtype, with_numeric_dtype};
 

@@ -29,6 +29,7 @@ pub(crate) mod combine;
 pub(crate) mod compare;
 pub(crate) mod creation;
 pub(crate) mod gather;
+pub(crate) mod map;
 pub mod matrix;
 pub(crate) mod reduce;
 pub mod scalar_arith;

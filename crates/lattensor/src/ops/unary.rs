@@ -14,8 +14,9 @@ use crate::core::element::Element;
 use crate::core::error::Error;
 use crate::core::error::Result;
 pub(crate) use crate::dispatch::unsupported;
-use crate::dispatch::{Compute, FloatStorage, INTEGERS, Map1, REAL_FLOATS};
+use crate::dispatch::{Compute, FloatStorage, INTEGERS, REAL_FLOATS};
 use crate::kernels;
+use crate::ops::map::Map1;
 use crate::{DType, Tensor};
 
 const SIGNED: &str = "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128";

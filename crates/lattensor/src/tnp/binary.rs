@@ -65,12 +65,13 @@ pub fn clip(a: impl Into<Value>, a_min: Option<Value>, a_max: Option<Value>) -> 
 /// `log(exp(x1) + exp(x2))` without overflow (`tnp.logaddexp`):
 /// `max + log1p(exp(-|x1 - x2|))`, equal operands (infinities included) giving
 /// `x + ln 2`. The operands join through the lattice; a bool or integer join is
-/// computed in float32.
+/// computed in float32. The result is strong, as the `where` that picks the
+/// equal-operand case is in TF.
 ///
 /// ```
 /// use lattensor::{tnp, DType};
 /// let y = tnp::logaddexp(0.0, 0.0).unwrap();
-/// assert_eq!((y.dtype(), y.is_weak(), y.item::<f32>().unwrap()), (DType::F32, true, std::f32::consts::LN_2));
+/// assert_eq!((y.dtype(), y.is_weak(), y.item::<f32>().unwrap()), (DType::F32, false, std::f32::consts::LN_2));
 /// assert_eq!(tnp::logaddexp(1000.0, f64::NEG_INFINITY).unwrap().item::<f32>().unwrap(), 1000.0);
 /// ```
 ///

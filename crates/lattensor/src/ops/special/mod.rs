@@ -14,7 +14,8 @@ mod integrals;
 
 use crate::Tensor;
 use crate::core::error::Result;
-use crate::dispatch::{Compute, FloatStorage, Map1};
+use crate::dispatch::{Compute, FloatStorage};
+use crate::ops::map::Map1;
 
 pub use bessel::tensor::{
     bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, bessel_j0, bessel_j1, bessel_k0, bessel_k0e, bessel_k1, bessel_k1e,
