@@ -143,15 +143,11 @@ fn upward_references() -> Vec<(String, String, usize, usize)> {
 }
 
 /// Items defined at the crate root rather than re-exported: the exported dtype
-/// dispatch macros (layer 0) and `lib.rs`'s own functions (layer 4).
+/// dispatch macros and the error macros `bail!`/`ensure!` (layer 0) and
+/// `lib.rs`'s own functions (layer 4).
 fn macro_or_root_item_layer(name: &str) -> usize {
-    if name.starts_with("with_") || name.starts_with("dispatch") || name.ends_with("_dtype") {
-        0
-    } else if matches!(name, "bail" | "ensure") {
-        0 // error macros of core/error.rs
-    } else {
-        4
-    }
+    let dispatch_macro = name.starts_with("with_") || name.starts_with("dispatch") || name.ends_with("_dtype");
+    if dispatch_macro || matches!(name, "bail" | "ensure") { 0 } else { 4 }
 }
 
 #[test]

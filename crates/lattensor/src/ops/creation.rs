@@ -52,7 +52,7 @@ impl Value {
     }
 
     /// Materialises the value as a strong tensor of `dtype` (cast semantics).
-    fn materialize(&self, dtype: DType) -> Result<Tensor> {
+    pub(crate) fn materialize(&self, dtype: DType) -> Result<Tensor> {
         match self {
             Value::Tensor(t) => t.cast(dtype),
             Value::Literal(s) => Ok(s.to_tensor_as(dtype)),

@@ -289,10 +289,10 @@ mod tests {
     #[test]
     fn gcd_lcm_wrap_like_the_dtype() {
         let a = Tensor::from_vec(vec![i8::MIN, -128, 7u8 as i8], &[3]).unwrap();
-        let g = gcd(&a, &Tensor::from_vec(vec![0i8, 6, 0], &[3]).unwrap()).unwrap();
+        let g = gcd(&a, Tensor::from_vec(vec![0i8, 6, 0], &[3]).unwrap()).unwrap();
         assert_eq!(g.to_vec::<i8>().unwrap(), vec![i8::MIN, 2, 7]);
         let u = Tensor::from_vec(vec![200u8], &[1]).unwrap();
-        assert_eq!(lcm(&u, &Tensor::from_vec(vec![3u8], &[1]).unwrap()).unwrap().to_vec::<u8>().unwrap(), vec![88]);
+        assert_eq!(lcm(&u, Tensor::from_vec(vec![3u8], &[1]).unwrap()).unwrap().to_vec::<u8>().unwrap(), vec![88]);
         assert!(gcd(1.5, 2).is_err());
     }
 }

@@ -16,7 +16,7 @@ use crate::{DType, Tensor};
 
 /// `start` and `stop` as float64 values broadcast to their common shape.
 fn endpoints(op: &str, start: Value, stop: Value) -> Result<(Vec<f64>, Vec<f64>, Vec<usize>)> {
-    let (a, b) = (to_tensor(start)?, to_tensor(stop)?);
+    let (a, b) = (exact_tensor(start)?, exact_tensor(stop)?);
     for t in [&a, &b] {
         if t.dtype().is_complex() {
             return Err(unsupported(op, t.dtype(), "real dtypes"));
@@ -24,6 +24,15 @@ fn endpoints(op: &str, start: Value, stop: Value) -> Result<(Vec<f64>, Vec<f64>,
     }
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     Ok((a.broadcast_to(&shape)?.to_vec::<f64>()?, b.broadcast_to(&shape)?.to_vec::<f64>()?, shape))
+}
+
+/// `v` as a tensor, literals kept at float64 (a weak float literal would
+/// otherwise be rounded to float32 first: `0.1` as f32 is 1.5e-9 off).
+fn exact_tensor(v: Value) -> Result<Tensor> {
+    match v {
+        Value::Literal(_) | Value::List { .. } if !v.lattice_type()?.dtype.is_complex() => v.materialize(DType::F64),
+        v => to_tensor(v),
+    }
 }
 
 /// The float64 samples of `linspace` in `(num, …shape)` order, and the step(s).
@@ -250,5 +259,10 @@ mod tests {
             logspace(0, 2, 3, true, 10.0, Some(DType::I32), 0).unwrap().to_vec::<i32>().unwrap(),
             vec![1, 10, 100]
         );
+        // float literals are read at float64: np.logspace(0.1, 10, 7, base=3.0)[0] == 3**0.1
+        let y = logspace(0.1, 10.0, 7, true, 3.0, Some(DType::F64), 0).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(y[0], 3f64.powf(0.1));
+        let y = linspace(vec![0.1], 0.7, 2, true, Some(DType::F64), 0).unwrap().to_vec::<f64>().unwrap();
+        assert_eq!(y, vec![0.1, 0.7]);
     }
 }
