@@ -179,7 +179,7 @@ fn contract<C: Ring>(a: Op, b: Op, keep: &dyn Fn(usize) -> bool, sizes: &[usize]
                     let y = &bd[bi * n..bi * n + n];
                     for (o, y) in row.chunks_mut(step).zip(y.chunks(step)) {
                         sink.write(o, |o| {
-                            crate::kernels::fast::simd!(o.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),)
+                            crate::kernels::simd::simd!(o.iter_mut().zip(y).for_each(|(o, &y)| *o = x.rmul(y)),)
                         });
                     }
                 }
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn streamed_outer_products_equal_the_products() {
-        use crate::kernels::fast::tests::FORCE_STREAM;
+        use crate::kernels::simd::cpu::FORCE_STREAM;
         use std::sync::atomic::Ordering;
         // 300 rows of 1001 (rows not line-aligned; enough elements for the parallel path),
         // and a batched f64 one

@@ -84,7 +84,7 @@ pub(crate) enum Write {
     /// `C = tile` with non-temporal stores, which write whole lines to memory
     /// without first reading them (no read-for-ownership) and leave them in no
     /// cache. Every row of the tile must start 64-byte aligned; the caller
-    /// fences ([`crate::kernels::fast::store_fence`]) before C is read.
+    /// fences ([`crate::kernels::simd::stream::store_fence`]) before C is read.
     Stream,
 }
 
@@ -561,7 +561,7 @@ impl<T: Copy> MatRef<T> {
 /// of C or less, slower (10%). Products over more than one depth block
 /// ([`Scalar::KC`]) read C back and never stream.
 pub(crate) fn streams_c(bytes: usize) -> bool {
-    bytes >= 2 * crate::kernels::fast::l2_bytes()
+    bytes >= 2 * crate::kernels::simd::cpu::l2_bytes()
 }
 
 /// A range of memory that [`gemm`](fn@gemm)'s caller reads next (the next product of a
@@ -1163,7 +1163,7 @@ unsafe fn compute_band<T: Scalar>(
         }
     }
     if stream {
-        crate::kernels::fast::store_fence();
+        crate::kernels::simd::stream::store_fence();
     }
     give_back(&PACKED_A, words);
 }

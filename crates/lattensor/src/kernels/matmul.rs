@@ -175,7 +175,7 @@ fn float_bmm<C: Ring>(a: Strided<'_, C>, b: Strided<'_, C>, out: &mut [C]) {
         && crate::kernels::gemm::available();
     // Many small products: one per task, each single-threaded; few or large ones:
     // one at a time, each in bands of rows across the threads. Measured with
-    // `examples/einsum_threshold_sweep` on two threads (the pool's region costs ~12–16 µs):
+    // `bench/rust/src/bin/einsum_threshold_sweep.rs` on two threads (the pool's region costs ~12–16 µs):
     // - a batch split one product per task pays from ~1M multiply-adds in all
     //   (4 × 64³: 38 µs against 64 serial; at 2 × 64³ it is level);
     // - one product threaded pays from ~4M (192³: 142 µs against 169 serial; 160³

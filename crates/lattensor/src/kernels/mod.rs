@@ -10,14 +10,10 @@
 //! - [`matmul`] (batched matrix products over strided views, choosing
 //!   `gemm` or a plain loop) and [`sums`] (sums, long and compensated, and
 //!   row/column sums).
-//!
-//! [`fast`] keeps the old paths of the SIMD primitives for callers outside
-//! `kernels/`.
 
 pub(crate) mod copy;
 pub(crate) mod elementwise;
 pub(crate) mod exp;
-pub(crate) mod fast;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;

@@ -8,7 +8,7 @@ use super::pool;
 /// [`PAR_CHUNK`], shared with the pool's helpers, see [`pool`]): at 2¹⁷ f32
 /// elements two threads beat one for `exp` (33–37 µs against 68), the sum (7–8
 /// against 11) and `x + y` (18–22 against 21–22); at 2¹⁶ only `exp` gains
-/// (re-measure with `examples/par_threshold_sweep.rs`).
+/// (re-measure with `bench/rust/src/bin/par_threshold_sweep.rs`).
 pub(crate) const PAR_MIN: usize = 1 << 17;
 /// Work unit of the parallel split.
 pub(crate) const PAR_CHUNK: usize = 1 << 15;

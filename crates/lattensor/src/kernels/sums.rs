@@ -8,13 +8,13 @@
 //! - [`Kahan`] and its folds: f64 sums with a Neumaier compensation, the
 //!   narrower floats widened on the way ([`narrow_fold`], [`kahan_fold`]).
 //! - [`sum_f32`] / [`sum_f64`]: long compensated sums, split across threads
-//!   and read in one or four streams ([`crate::kernels::fast::long_reads`]).
+//!   and read in one or four streams ([`crate::kernels::simd::cpu::long_reads`]).
 //! - [`column_sums`]: compensated column sums of a contiguous matrix, row by
 //!   row as it lies in memory (inner loop in [`rows`]).
 //!
-//! The lane folds they build on ([`crate::kernels::fast::fold_lanes`],
-//! [`crate::kernels::fast::fold_streams`]) are SIMD primitives and live with
-//! the CPU detection in `kernels::fast`.
+//! The lane folds they build on ([`crate::kernels::simd::fold_lanes`],
+//! [`crate::kernels::simd::fold_streams`]) are SIMD primitives and live with
+//! the CPU detection in `kernels::simd`.
 
 mod rows;
 
@@ -70,10 +70,10 @@ impl Ring for bool {
 /// f32 accumulates in f64, as `reduce_sum` does (as fast, and exact to the last bit far more often).
 #[inline]
 pub(crate) fn sum_slice<C: Ring>(x: &[C]) -> C {
-    if let Some(xf) = crate::kernels::fast::same::<C, f32>(x) {
+    if let Some(xf) = crate::kernels::simd::same::<C, f32>(x) {
         return (sum_f32(xf) as f32).cast_into::<C>();
     }
-    crate::kernels::fast::simd!(sum_slice_loop(x))
+    crate::kernels::simd::simd!(sum_slice_loop(x))
 }
 
 /// Sum of a long slice: chunks summed in parallel (each into 32 lanes), then in order.
@@ -84,16 +84,16 @@ pub(crate) fn sum_slice_par<C: Ring>(x: &[C]) -> C {
     if x.len() < 4 * CHUNK || C::DTYPE == DType::F32 {
         return sum_slice(x); // f32: `sum_f32` splits long slices itself
     }
-    if let Some(xd) = crate::kernels::fast::same::<C, f64>(x) {
+    if let Some(xd) = crate::kernels::simd::same::<C, f64>(x) {
         return sum_f64(xd).cast_into::<C>();
     }
     let parts: Vec<C> = par_map_chunks(x, CHUNK, sum_slice_lanes);
     parts.into_iter().fold(C::ZERO, |a, b| a.radd(b))
 }
 
-/// [`sum_slice`] by [`crate::kernels::fast::fold_lanes`], for sums that come from DRAM.
+/// [`sum_slice`] by [`crate::kernels::simd::fold_lanes`], for sums that come from DRAM.
 fn sum_slice_lanes<C: Ring>(x: &[C]) -> C {
-    let (lanes, tail) = crate::kernels::fast::fold_lanes(x, C::ZERO, C::radd);
+    let (lanes, tail) = crate::kernels::simd::fold_lanes(x, C::ZERO, C::radd);
     lanes.into_iter().flatten().fold(sum_slice(tail), C::radd)
 }
 
@@ -138,12 +138,12 @@ pub(crate) fn kahan_add((s, c): Kahan, x: f64) -> Kahan {
     (t, c)
 }
 
-/// Sum of a block, widened to f64, by [`crate::kernels::fast::fold_lanes`], the lanes
+/// Sum of a block, widened to f64, by [`crate::kernels::simd::fold_lanes`], the lanes
 /// then compensated into the state (short blocks, such as rows of a reduction over a
 /// small last axis, skip the 32 empty lanes).
 #[inline(always)]
 fn widening_fold<T: Copy>(s: Kahan, xs: &[T], widen: impl Fn(T) -> f64) -> Kahan {
-    let (lanes, tail) = crate::kernels::fast::fold_lanes(xs, 0f64, |a, x| a + widen(x));
+    let (lanes, tail) = crate::kernels::simd::fold_lanes(xs, 0f64, |a, x| a + widen(x));
     let mut s = s;
     if tail.len() < xs.len() {
         for l in lanes.into_iter().flatten() {
@@ -208,12 +208,12 @@ pub(crate) fn ckahan_combine(a: CKahan, b: CKahan) -> CKahan {
 /// reads 73 GB/s from L3 and more from L2. From DRAM it is free. Exactness is
 /// worth the rest.
 pub(crate) fn sum_f32(xs: &[f32]) -> f64 {
-    long_sum(xs, crate::kernels::fast::long_reads(), narrow_fold, |x| x as f64)
+    long_sum(xs, crate::kernels::simd::cpu::long_reads(), narrow_fold, |x| x as f64)
 }
 
 /// [`sum_f32`] for f64 values.
 pub(crate) fn sum_f64(xs: &[f64]) -> f64 {
-    long_sum(xs, crate::kernels::fast::long_reads(), kahan_fold, |x| x)
+    long_sum(xs, crate::kernels::simd::cpu::long_reads(), kahan_fold, |x| x)
 }
 
 /// Elements per task of a long sum (a quarter of that per stream when four streams are read).
@@ -236,7 +236,7 @@ const STREAM_SKEW: usize = (2 << 20) + (64 << 10);
 /// of the last quarter make one more task.
 fn long_sum<T: Copy + Sync>(
     xs: &[T],
-    reads: crate::kernels::fast::LongReads,
+    reads: crate::kernels::simd::cpu::LongReads,
     fold: impl Fn(Kahan, &[T]) -> Kahan + Sync,
     widen: impl Fn(T) -> f64 + Copy + Sync,
 ) -> f64 {
@@ -267,10 +267,10 @@ fn long_sum<T: Copy + Sync>(
 }
 
 /// The compensated sum of four slices of one length (a multiple of 8), read side
-/// by side ([`crate::kernels::fast::fold_streams`]).
+/// by side ([`crate::kernels::simd::fold_streams`]).
 #[inline(always)]
 fn fold4<T: Copy, const FETCH: bool>(xs: [&[T]; 4], widen: impl Fn(T) -> f64) -> Kahan {
-    let lanes = crate::kernels::fast::fold_streams::<T, f64, FETCH>(xs, 0f64, |a, x| a + widen(x));
+    let lanes = crate::kernels::simd::fold_streams::<T, f64, FETCH>(xs, 0f64, |a, x| a + widen(x));
     lanes.into_iter().flatten().fold((0.0, 0.0), kahan_add)
 }
 
@@ -299,7 +299,7 @@ pub(crate) fn column_sums<A: Element>(data: &[A], rows: usize, cols: usize) -> V
     let task = |block: usize, c0: usize, sum: &mut [f64], comp: &mut [f64]| {
         let w = sum.len();
         let (r0, r1) = (block * rows_per_block, ((block + 1) * rows_per_block).min(rows));
-        if let (false, Some(f32_rows)) = (compensate, crate::kernels::fast::same::<A, f32>(data)) {
+        if let (false, Some(f32_rows)) = (compensate, crate::kernels::simd::same::<A, f32>(data)) {
             use rows::{ROWS, add_rows};
             let seg = |r: usize| &f32_rows[r * cols + c0..r * cols + c0 + w];
             // several rows per pass over the accumulators, added in row order (same bits as one at a time)
@@ -316,7 +316,7 @@ pub(crate) fn column_sums<A: Element>(data: &[A], rows: usize, cols: usize) -> V
         let mut row = vec![0f64; w];
         for r in r0..r1 {
             crate::kernels::simd::convert::convert_slice(&data[r * cols + c0..r * cols + c0 + w], &mut row);
-            crate::kernels::fast::simd!({
+            crate::kernels::simd::simd!({
                 if compensate {
                     for ((s, c), &v) in sum.iter_mut().zip(comp.iter_mut()).zip(&row) {
                         // Neumaier: the compensation keeps the bits lost in s + v
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn long_sums_read_in_one_or_four_streams_are_exact() {
-        use crate::kernels::fast::LongReads;
+        use crate::kernels::simd::cpu::LongReads;
         let reads = [(1, true), (4, true), (4, false)].map(|(streams, fetch)| LongReads { streams, fetch });
         // small integers: every partial sum is exact in f64, whatever the order; lengths
         // around whole quarters of pieces, and pieces fewer and more than the skew

@@ -250,7 +250,7 @@ macro_rules! float_fn {
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs (cast to a float first).
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    use crate::kernels::fast::{exp_f32, exp_f32_slice};
+    use crate::kernels::exp::{exp_f32, exp_f32_slice};
     if x.dtype() == DType::F32 {
         let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
         // a large working set streams its output from exp's own loop

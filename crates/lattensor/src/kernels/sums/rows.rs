@@ -31,7 +31,7 @@ pub(crate) fn add_rows<const R: usize>(acc: &mut [f64], rows: [&[f32]; R]) {
         // SAFETY: the CPU has AVX2 (checked just now); every row has at least `w` = acc.len() elements.
         done = unsafe { avx2::add_rows(acc, rows) };
     }
-    crate::kernels::fast::simd!({
+    crate::kernels::simd::simd!({
         for (c, s) in acc.iter_mut().enumerate().skip(done) {
             for row in rows {
                 *s += row[c] as f64;
