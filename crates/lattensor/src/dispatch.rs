@@ -54,6 +54,15 @@ use crate::core::error::Error;
 /// The type `bfloat16` and `float16` compute in; results round once to 16 bits.
 pub(crate) type HalfCompute = f32;
 
+/// The dtype an op whose result is `d` computes in: `d`, except that bfloat16
+/// and float16 compute in float32 ([`HalfCompute`]) and round once at the end.
+pub(crate) fn compute_dtype(d: DType) -> DType {
+    match d {
+        DType::BF16 | DType::F16 => DType::F32,
+        d => d,
+    }
+}
+
 /// The dtypes of [`with_float_dtype!`], for [`Error::UnsupportedDType`].
 pub(crate) const REAL_FLOATS: &str = "bfloat16, float16, float32, float64";
 /// The dtypes of [`with_inexact_dtype!`], for [`Error::UnsupportedDType`].

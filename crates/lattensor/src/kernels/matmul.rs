@@ -88,14 +88,8 @@ impl<'a, C: Element> Strided<'a, C> {
     }
 }
 
-/// The dtype a product (or an einsum) with result `d` computes in: `d`, except
-/// that bf16/f16 compute in f32 and round once at the end.
-pub(crate) fn compute_dtype(d: DType) -> DType {
-    match d {
-        DType::BF16 | DType::F16 => DType::F32,
-        d => d,
-    }
-}
+/// The dtype a product (or an einsum) with result `d` computes in.
+pub(crate) use crate::dispatch::compute_dtype;
 
 /// Whether [`bmm`] writes every element of its output, for a product of inner
 /// dimension `k` in `C` (else the output must be zero-filled before).

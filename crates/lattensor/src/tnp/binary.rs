@@ -167,13 +167,10 @@ pub fn nextafter(x1: impl Into<Value>, x2: impl Into<Value>) -> Result<Tensor> {
     let (x, y) = joined("nextafter", x1, x2, true)?;
     let shape = crate::broadcast_shapes(x.shape(), y.shape(), "nextafter")?;
     let (bx, by) = (x.broadcast_to(&shape)?, y.broadcast_to(&shape)?);
-    let out = match x.dtype() {
-        DType::F32 => next_after_all::<f32>(&bx, &by),
-        DType::F64 => next_after_all::<f64>(&bx, &by),
-        DType::F16 => next_after_all::<f16>(&bx, &by),
-        DType::BF16 => next_after_all::<bf16>(&bx, &by),
-        d => Err(unsupported("nextafter", d, "real floating dtypes")),
-    }?;
+    // the storage type's own neighbours: each float format steps separately
+    let out = crate::dispatch_dtype!(x.dtype(), S, next_after_all::<S>(&bx, &by),
+        [F32 => f32, F64 => f64, F16 => f16, BF16 => bf16],
+        else => Err(unsupported("nextafter", x.dtype(), "real floating dtypes")))?;
     Ok(out.with_weak(x.is_weak()))
 }
 
