@@ -74,11 +74,37 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file before its `#[cfg(test)]` module, without comment lines
+/// The code of a file without its `#[cfg(test)]` items and comment lines
 /// (doc examples use the public API, not `crate::` paths of the library).
 fn library_code(text: &str) -> String {
-    let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let mut code = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        code.push_str(&rest[..at]);
+        rest = skip_item(&rest[at + "#[cfg(test)]".len()..]);
+    }
+    code.push_str(rest);
     code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// `text` after the item it starts with: up to the first `;` or the brace
+/// that closes the item's first `{`, whichever comes first.
+fn skip_item(text: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            ';' if depth == 0 => return &text[i + 1..],
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &text[i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
 }
 
 fn ident_at(s: &str) -> &str {
@@ -166,6 +192,9 @@ fn the_scanner_sees_paths_and_lists() {
     let code = "use crate::core::tensor::Tensor;\nuse crate::{DType, kernels::{self, Input}, with_dtype};\nlet x = crate::ops::add(a, b);";
     assert_eq!(crate_paths(code), ["core", "DType", "kernels", "with_dtype", "ops"]);
     assert_eq!(library_code("let a = 1;\n// crate::ops\n#[cfg(test)]\nmod tests { crate::ops }"), "let a = 1;");
+    // code after a test item is library code; a `mod tests;` line is skipped alone
+    let after = "#[cfg(test)]\nmod tests { fn f() { crate::ops } }\nuse crate::kernels;\n#[cfg(test)]\nmod more;\nuse crate::einsum;";
+    assert_eq!(crate_paths(&library_code(after)), ["kernels", "einsum"]);
     assert_eq!(file_layer("core/tensor.rs"), 0);
     assert_eq!(file_layer("kernels/simd/cpu.rs"), 1);
     assert_eq!(file_layer("math.rs"), 4);

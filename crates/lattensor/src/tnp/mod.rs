@@ -54,6 +54,7 @@ mod reduce;
 mod shape;
 mod sort;
 mod spacing;
+mod split;
 mod stack;
 
 pub use binary::{clip, float_power, gcd, lcm, logaddexp, logaddexp2, nextafter};
@@ -74,10 +75,10 @@ pub use reduce::{
     amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, prod, std, sum, trace, var,
 };
 pub use shape::{
-    Sections, append, diag, diagflat, diagonal, diff, dsplit, expand_dims, flatten, flip, fliplr, flipud, hsplit,
-    moveaxis, pad, ravel, repeat, reshape, rot90, sort, split, squeeze, swapaxes, take, transpose, triu, vander,
-    vsplit,
+    diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,
+    rot90, sort, squeeze, swapaxes, take, transpose, triu, vander,
 };
+pub use split::{Sections, append, dsplit, hsplit, pad, split, vsplit};
 
 pub use sort::argsort;
 pub use spacing::{geomspace, linspace, linspace_with_step, logspace};
