@@ -9,10 +9,13 @@
 
 mod args;
 mod classes;
+mod creation;
 mod dlpack;
 mod dtype;
 mod errors;
+mod image;
 mod mode;
+mod nn;
 mod ops;
 mod random;
 mod tensor;
@@ -38,6 +41,9 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dlpack::from_dlpack, m)?)?;
     m.add_function(wrap_pyfunction!(as_dtype, m)?)?;
     ops::register(m)?;
+    creation::register(m)?;
+    nn::register(m)?;
+    image::register(m)?;
     tnp::register(m)?;
     // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
     let np = m.getattr("numpy")?.cast_into::<PyModule>()?;

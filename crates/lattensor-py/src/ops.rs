@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use lattensor::{DType, Scalar, Tensor};
+use lattensor::{DType, Tensor};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -456,64 +456,6 @@ pub fn transpose(a: &Bound<'_, PyAny>, perm: Opt<'_, '_>, conjugate: bool, name:
     Ok(PyTensor::new(r))
 }
 
-/// `tf.zeros_like(input, dtype=None)`: input's dtype and weakness unless a dtype is given.
-#[pyfunction]
-#[pyo3(signature = (input, dtype = None, name = None))]
-pub fn zeros_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::zeros_like(&args::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-/// `tf.ones_like(input, dtype=None)`: input's dtype and weakness unless a dtype is given.
-#[pyfunction]
-#[pyo3(signature = (input, dtype = None, name = None))]
-pub fn ones_like(input: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::ones_like(&args::to_tensor(input)?, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-/// `tnp.full_like(a, fill_value, dtype=None)`.
-#[pyfunction]
-#[pyo3(signature = (a, fill_value, dtype = None))]
-pub fn full_like(a: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let t = args::to_tensor(a)?;
-    let v = match args::scalar_of(fill_value)? {
-        Some(s) => s,
-        None => {
-            let f = args::to_tensor(fill_value)?;
-            f.item::<num_complex::Complex64>().map(Scalar::Complex).py()?
-        }
-    };
-    lattensor::full_like(&t, v, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-/// `tf.zeros(shape, dtype=float32)` (strong).
-#[pyfunction]
-#[pyo3(signature = (shape, dtype = None, name = None))]
-pub fn zeros(shape: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::zeros(&shape_of(shape)?, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
-}
-
-/// `tf.ones(shape, dtype=float32)` (strong).
-#[pyfunction]
-#[pyo3(signature = (shape, dtype = None, name = None))]
-pub fn ones(shape: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::ones(&shape_of(shape)?, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
-}
-
-/// `tf.fill(dims, value)`: the value's inferred dtype, strong (as TF).
-#[pyfunction]
-#[pyo3(signature = (dims, value, name = None))]
-pub fn fill(dims: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    let v = args::to_tensor(value)?;
-    let shape = shape_of(dims)?;
-    let b = v.reshape(&[]).py()?.broadcast_to(&shape).py()?;
-    b.contiguous().py().map(|t| PyTensor::new(t.with_weak(false)))
-}
-
 /// `tf.gather(params, indices, validate_indices=None, axis=None, batch_dims=0)`:
 /// slices of `params` along `axis` (default `batch_dims`) picked by `indices`;
 /// strong, with `params`' dtype. Indices out of range are an InvalidArgumentError.
@@ -745,176 +687,6 @@ pub fn unique_with_counts(
     Ok((PyTensor::new(y), PyTensor::new(idx), PyTensor::new(count)))
 }
 
-/// `tf.eye(num_rows, num_columns=None, dtype=float32)`.
-#[pyfunction]
-#[pyo3(signature = (num_rows, num_columns = None, dtype = None, name = None))]
-pub fn eye(num_rows: usize, num_columns: Option<usize>, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::eye(num_rows, num_columns, opt_dtype(dtype)?.unwrap_or(DType::F32)).py().map(PyTensor::new)
-}
-
-/// `tf.linspace(start, stop, num)` (float32 unless `dtype`).
-#[pyfunction]
-#[pyo3(signature = (start, stop, num, dtype = None, name = None))]
-pub fn linspace(start: f64, stop: f64, num: usize, dtype: Opt<'_, '_>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    lattensor::linspace(start, stop, num, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-fn literal(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Scalar> {
-    if let Some(s) = args::scalar_of(obj)? {
-        return Ok(s);
-    }
-    let t = args::to_tensor(obj)?;
-    if t.numel() != 1 {
-        return Err(PyTypeError::new_err(format!("{what} must be a number")));
-    }
-    Ok(if t.dtype().is_integer() { Scalar::Int(t.item::<i64>().py()?) } else { Scalar::Float(t.item::<f64>().py()?) })
-}
-
-/// `tf.range(start, limit=None, delta=1, dtype=None)` (strong, as TF).
-#[pyfunction]
-#[pyo3(signature = (start, limit = None, delta = None, dtype = None, name = None))]
-pub fn range(
-    start: &Bound<'_, PyAny>,
-    limit: Opt<'_, '_>,
-    delta: Opt<'_, '_>,
-    dtype: Opt<'_, '_>,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    let (s, l) = match limit.filter(|l| !l.is_none()) {
-        Some(l) => (literal(start, "start")?, literal(l, "limit")?),
-        None => (Scalar::Int(0), literal(start, "limit")?),
-    };
-    let d = match delta.filter(|d| !d.is_none()) {
-        Some(d) => literal(d, "delta")?,
-        None => Scalar::Int(1),
-    };
-    lattensor::arange(s, l, d, opt_dtype(dtype)?).py().map(PyTensor::new)
-}
-
-/// `tnp.arange(start, stop=None, step=1, dtype=None)`: weak when made from Python numbers only.
-#[pyfunction]
-#[pyo3(signature = (start, stop = None, step = None, dtype = None))]
-pub fn numpy_arange(
-    start: &Bound<'_, PyAny>,
-    stop: Opt<'_, '_>,
-    step: Opt<'_, '_>,
-    dtype: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let all_literals =
-        [Some(start), stop, step].iter().flatten().all(|o| o.is_none() || args::scalar_of(o).ok().flatten().is_some());
-    let d = opt_dtype(dtype)?;
-    let r = range(start, stop, step, dtype, None)?;
-    Ok(PyTensor::new(r.t.with_weak(all_literals && d.is_none())))
-}
-
-/// `tnp.array(object, dtype=None, copy=True, ndmin=0)` / `tnp.asarray`: like
-/// `constant`, but a given dtype converts with NumPy's cast semantics.
-#[pyfunction]
-#[pyo3(signature = (object, dtype = None, copy = true, ndmin = 0))]
-pub fn numpy_array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
-    let _ = copy; // tensors are immutable: sharing is indistinguishable from copying
-    let mut t = constant_impl(object, None)?;
-    if let Some(d) = opt_dtype(dtype)? {
-        t = t.cast(d).py()?;
-    }
-    while t.rank() < ndmin {
-        t = t.expand_dims(0).py()?;
-    }
-    Ok(PyTensor::new(t))
-}
-
-/// `tf.nn.leaky_relu(features, alpha=0.2)`.
-#[pyfunction]
-#[pyo3(signature = (features, alpha = 0.2, name = None))]
-pub fn leaky_relu(py: Python<'_>, features: &Bound<'_, PyAny>, alpha: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(features)?;
-    run(py, t.numel(), || lattensor::ops::nn::leaky_relu(&t, alpha)).map(PyTensor::new)
-}
-
-/// `tf.nn.swish(features, beta=1.0)`.
-#[pyfunction]
-#[pyo3(signature = (features, beta = 1.0, name = None))]
-pub fn swish(py: Python<'_>, features: &Bound<'_, PyAny>, beta: f64, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(features)?;
-    run(py, t.numel(), || lattensor::ops::nn::swish(&t, beta)).map(PyTensor::new)
-}
-
-/// `tf.nn.gelu(features, approximate=False)`.
-#[pyfunction]
-#[pyo3(signature = (features, approximate = false, name = None))]
-pub fn gelu(py: Python<'_>, features: &Bound<'_, PyAny>, approximate: bool, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(features)?;
-    run(py, t.numel(), || lattensor::ops::nn::gelu(&t, approximate)).map(PyTensor::new)
-}
-
-/// `tf.nn.log_softmax(logits, axis=-1)`.
-#[pyfunction]
-#[pyo3(signature = (logits, axis = None, name = None))]
-pub fn log_softmax(
-    py: Python<'_>,
-    logits: &Bound<'_, PyAny>,
-    axis: Option<i32>,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(logits)?;
-    run(py, t.numel(), || lattensor::ops::nn::log_softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
-}
-
-/// `tf.nn.softmax(logits, axis=-1)`.
-#[pyfunction]
-#[pyo3(signature = (logits, axis = None, name = None))]
-pub fn softmax(py: Python<'_>, logits: &Bound<'_, PyAny>, axis: Option<i32>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(logits)?;
-    run(py, t.numel(), || lattensor::ops::nn::softmax(&t, axis.unwrap_or(-1))).map(PyTensor::new)
-}
-
-fn nhwc(data_format: &str) -> PyResult<()> {
-    if data_format != "NHWC" {
-        return Err(crate::errors::UnimplementedError::new_err(format!(
-            "data_format {data_format:?} is not supported; only NHWC is"
-        )));
-    }
-    Ok(())
-}
-
-/// `tf.nn.space_to_depth(input, block_size, data_format="NHWC")`.
-#[pyfunction]
-#[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
-pub fn space_to_depth(
-    input: &Bound<'_, PyAny>,
-    block_size: usize,
-    data_format: &str,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    nhwc(data_format)?;
-    let t = args::to_tensor(input)?;
-    lattensor::ops::nn::space_to_depth(&t, block_size).py().map(PyTensor::new)
-}
-
-/// `tf.nn.depth_to_space(input, block_size, data_format="NHWC")`.
-#[pyfunction]
-#[pyo3(signature = (input, block_size, data_format = "NHWC", name = None))]
-pub fn depth_to_space(
-    input: &Bound<'_, PyAny>,
-    block_size: usize,
-    data_format: &str,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    nhwc(data_format)?;
-    let t = args::to_tensor(input)?;
-    lattensor::ops::nn::depth_to_space(&t, block_size).py().map(PyTensor::new)
-}
-
 /// `tf.convert_to_tensor(value, dtype=None)`: same as `constant`.
 #[pyfunction]
 #[pyo3(signature = (value, dtype = None, dtype_hint = None, name = None))]
@@ -1007,104 +779,6 @@ pub fn check_numerics(
     run(py, t.numel(), || lattensor::debugging::check_numerics(&t, message)).map(PyTensor::new)
 }
 
-/// `tf.image.adjust_brightness(image, delta)`.
-#[pyfunction]
-#[pyo3(signature = (image, delta))]
-pub fn adjust_brightness(py: Python<'_>, image: &Bound<'_, PyAny>, delta: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-    let t = args::to_tensor(image)?;
-    let d = arg(delta)?;
-    run(py, t.numel(), || lattensor::image::adjust_brightness(&t, d.operand())).map(PyTensor::new)
-}
-
-/// `tf.image.adjust_gamma(image, gamma=1, gain=1)`.
-#[pyfunction]
-#[pyo3(signature = (image, gamma = None, gain = None))]
-pub fn adjust_gamma(
-    py: Python<'_>,
-    image: &Bound<'_, PyAny>,
-    gamma: Opt<'_, '_>,
-    gain: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let t = args::to_tensor(image)?;
-    let one = || Arg::Scalar(Scalar::Int(1));
-    let g = gamma.map(arg).transpose()?.unwrap_or_else(one);
-    let k = gain.map(arg).transpose()?.unwrap_or_else(one);
-    run(py, t.numel(), || lattensor::image::adjust_gamma(&t, g.operand(), k.operand())).map(PyTensor::new)
-}
-
-fn usizes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<usize>> {
-    ints(obj, what)?
-        .into_iter()
-        .map(|v| usize::try_from(v).map_err(|_| PyValueError::new_err(format!("{what} entries must be ≥ 0"))))
-        .collect()
-}
-
-/// `tf.image.extract_patches(images, sizes, strides, rates, padding)`.
-#[pyfunction]
-#[pyo3(signature = (images, sizes, strides, rates, padding, name = None))]
-pub fn extract_patches(
-    py: Python<'_>,
-    images: &Bound<'_, PyAny>,
-    sizes: &Bound<'_, PyAny>,
-    strides: &Bound<'_, PyAny>,
-    rates: &Bound<'_, PyAny>,
-    padding: &str,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(images)?;
-    let (sz, st, rt) = (usizes(sizes, "sizes")?, usizes(strides, "strides")?, usizes(rates, "rates")?);
-    let pad: lattensor::image::Padding = padding.parse().py()?;
-    run(py, t.numel(), || lattensor::image::extract_patches(&t, &sz, &st, &rt, pad)).map(PyTensor::new)
-}
-
-/// `tf.image.random_brightness(image, max_delta, seed=None)`.
-#[pyfunction]
-#[pyo3(signature = (image, max_delta, seed = None))]
-pub fn random_brightness(
-    py: Python<'_>,
-    image: &Bound<'_, PyAny>,
-    max_delta: f64,
-    seed: Option<u64>,
-) -> PyResult<PyTensor> {
-    let t = args::to_tensor(image)?;
-    run(py, t.numel(), || lattensor::image::random_brightness(&t, max_delta, seed)).map(PyTensor::new)
-}
-
-/// `tf.image.stateless_random_brightness(image, max_delta, seed)` (`seed`: two ints).
-#[pyfunction]
-#[pyo3(signature = (image, max_delta, seed))]
-pub fn stateless_random_brightness(
-    py: Python<'_>,
-    image: &Bound<'_, PyAny>,
-    max_delta: f64,
-    seed: &Bound<'_, PyAny>,
-) -> PyResult<PyTensor> {
-    let t = args::to_tensor(image)?;
-    let s = ints(seed, "seed")?;
-    let [a, b] = s[..] else {
-        return Err(PyValueError::new_err("seed must hold exactly two integers"));
-    };
-    run(py, t.numel(), || lattensor::image::stateless_random_brightness(&t, max_delta, [a as i64, b as i64]))
-        .map(PyTensor::new)
-}
-
-/// `tf.image.convert_image_dtype(image, dtype, saturate=False)`.
-#[pyfunction]
-#[pyo3(signature = (image, dtype, saturate = false, name = None))]
-pub fn convert_image_dtype(
-    py: Python<'_>,
-    image: &Bound<'_, PyAny>,
-    dtype: &Bound<'_, PyAny>,
-    saturate: bool,
-    name: Opt<'_, '_>,
-) -> PyResult<PyTensor> {
-    let _ = name;
-    let t = args::to_tensor(image)?;
-    let d = as_dtype(dtype)?;
-    run(py, t.numel(), || lattensor::image::convert_image_dtype(&t, d, saturate)).map(PyTensor::new)
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_unary(m)?;
     register_binary(m)?;
@@ -1128,12 +802,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(expand_dims, m)?,
         wrap_pyfunction!(squeeze, m)?,
         wrap_pyfunction!(transpose, m)?,
-        wrap_pyfunction!(zeros_like, m)?,
-        wrap_pyfunction!(ones_like, m)?,
-        wrap_pyfunction!(full_like, m)?,
-        wrap_pyfunction!(zeros, m)?,
-        wrap_pyfunction!(ones, m)?,
-        wrap_pyfunction!(fill, m)?,
         wrap_pyfunction!(broadcast_to, m)?,
         wrap_pyfunction!(atan2, m)?,
         wrap_pyfunction!(gather, m)?,
@@ -1142,18 +810,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(one_hot, m)?,
         wrap_pyfunction!(unique, m)?,
         wrap_pyfunction!(unique_with_counts, m)?,
-        wrap_pyfunction!(eye, m)?,
-        wrap_pyfunction!(linspace, m)?,
-        wrap_pyfunction!(range, m)?,
-        wrap_pyfunction!(numpy_arange, m)?,
-        wrap_pyfunction!(numpy_array, m)?,
-        wrap_pyfunction!(leaky_relu, m)?,
-        wrap_pyfunction!(swish, m)?,
-        wrap_pyfunction!(gelu, m)?,
-        wrap_pyfunction!(log_softmax, m)?,
-        wrap_pyfunction!(softmax, m)?,
-        wrap_pyfunction!(space_to_depth, m)?,
-        wrap_pyfunction!(depth_to_space, m)?,
         wrap_pyfunction!(convert_to_tensor, m)?,
         wrap_pyfunction!(result_type, m)?,
         wrap_pyfunction!(_from_bytes, m)?,
@@ -1162,12 +818,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(identity, m)?,
         wrap_pyfunction!(stop_gradient, m)?,
         wrap_pyfunction!(check_numerics, m)?,
-        wrap_pyfunction!(adjust_brightness, m)?,
-        wrap_pyfunction!(adjust_gamma, m)?,
-        wrap_pyfunction!(extract_patches, m)?,
-        wrap_pyfunction!(random_brightness, m)?,
-        wrap_pyfunction!(stateless_random_brightness, m)?,
-        wrap_pyfunction!(convert_image_dtype, m)?,
         wrap_pyfunction!(set_max_tensor_bytes, m)?,
     ] {
         m.add_function(f)?;

@@ -1,5 +1,9 @@
 //! `lattensor._lattensor.numpy`: the library's TF-NumPy functions
 //! (`lattensor::tnp`) under NumPy's names and signatures.
+//!
+//! One file, over 900 lines, because it is one table: about 150 thin
+//! bindings of one Python module, in sections that follow `lattensor::tnp`'s
+//! modules, each a signature and a call with no logic of its own.
 
 use lattensor::ops::Axes;
 use lattensor::tnp;
