@@ -641,18 +641,7 @@ macro_rules! closeness {
 }
 closeness!(isclose, allclose);
 
-macro_rules! truth_reduce {
-    ($($name:ident),*) => {$(
-        #[pyfunction]
-        #[pyo3(signature = (a, axis = None, keepdims = false))]
-        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
-            let (v, n) = value(a)?;
-            let ax = axes(axis)?;
-            run(py, n, || tnp::$name(v, ax, keepdims)).map(PyTensor::new)
-        }
-    )*};
-}
-truth_reduce!(all, any);
+reduce_plain!(all, any);
 
 #[pyfunction]
 #[pyo3(signature = (a, axis = None))]

@@ -76,11 +76,11 @@ pub use reduce::{
 };
 pub use shape::{
     diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,
-    rot90, sort, squeeze, swapaxes, take, transpose, triu, vander,
+    rot90, squeeze, swapaxes, take, transpose, triu, vander,
 };
 pub use split::{Sections, append, dsplit, hsplit, pad, split, vsplit};
 
-pub use sort::argsort;
+pub use sort::{argsort, sort};
 pub use spacing::{geomspace, linspace, linspace_with_step, logspace};
 pub use stack::{atleast_1d, atleast_2d, atleast_3d, dstack, hstack, vstack};
 

@@ -561,58 +561,6 @@ pub fn take(
     crate::ops::gather::gather_indices("take", &a, &idx, it.shape(), ax as isize, 0)
 }
 
-/// Sorts along `axis` (`tnp.sort`; `None` sorts the flattened input), ascending, NaNs last.
-/// Bool, uint32 and uint64 are accepted (TF 2.21 refuses them).
-///
-/// ```
-/// let s = lattensor::numpy::sort(vec![3.0, f64::NAN, -1.0], Some(-1)).unwrap();
-/// let v = s.to_vec::<f32>().unwrap();
-/// assert_eq!(&v[..2], &[-1.0, 3.0]);
-/// assert!(v[2].is_nan());
-/// ```
-///
-/// # Errors
-/// [`Error::UnsupportedDType`] for complex (as TF); [`Error::InvalidArgument`] for an axis out of range.
-pub fn sort(a: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
-    let a = to_tensor(a)?;
-    let (a, ax) = match axis {
-        None => (a.reshape(&[-1])?, 0),
-        Some(ax) => {
-            need_rank("sort", &a, 1)?;
-            let ax = normalize_axis(ax, a.rank(), "sort")?;
-            (a, ax)
-        }
-    };
-    let r = a.rank();
-    let mut perm: Vec<usize> = (0..r).filter(|&i| i != ax).collect();
-    perm.push(ax);
-    let at = a.transpose(&perm)?;
-    let len = a.shape()[ax];
-    let mut out = Tensor::zeros(at.shape(), a.dtype())?;
-    fn sort_rows<T: Element + PartialOrd>(src: Vec<T>, dst: &mut [T], len: usize) {
-        dst.copy_from_slice(&src);
-        if len == 0 {
-            return;
-        }
-        #[allow(clippy::eq_op)] // x != x is the generic NaN test
-        let cmp = |x: &T, y: &T| {
-            x.partial_cmp(y).unwrap_or_else(|| (x != x).cmp(&(y != y))) // NaN after everything
-        };
-        for row in dst.chunks_mut(len) {
-            row.sort_by(cmp);
-        }
-    }
-    crate::dispatch_dtype!(a.dtype(), T, sort_rows::<T>(at.to_vec::<T>()?, out.data_mut::<T>(), len), [
-        Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
-        BF16 => half::bf16, F16 => half::f16, F32 => f32, F64 => f64,
-    ], else => return Err(unsupported("sort", a.dtype(), "every dtype but complex")));
-    let mut inv = vec![0usize; r];
-    for (i, &p) in perm.iter().enumerate() {
-        inv[p] = i;
-    }
-    Ok(out.transpose(&inv)?.with_weak(a.is_weak()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -648,17 +596,6 @@ mod tests {
             rot90(&m, 3, (0, 1)).unwrap().to_vec::<i32>().unwrap()
         );
         assert!(rot90(&m, 1, (0, 0)).is_err());
-    }
-
-    #[test]
-    fn sort_orders_nan_last_and_handles_unsigned() {
-        let u = Tensor::from_vec(vec![u64::MAX, 0, 5], &[3]).unwrap();
-        assert_eq!(sort(&u, Some(0)).unwrap().to_vec::<u64>().unwrap(), vec![0, 5, u64::MAX]);
-        let m = Tensor::from_vec(vec![3.0f32, 1.0, f32::NAN, -2.0], &[2, 2]).unwrap();
-        let s = sort(&m, Some(0)).unwrap().to_vec::<f32>().unwrap();
-        assert_eq!((s[0], s[1], s[3]), (3.0, -2.0, 1.0)); // [[3, 1], [nan, -2]] sorted down the columns
-        assert!(s[2].is_nan());
-        assert!(sort(Tensor::scalar(num_complex::Complex32::new(1.0, 0.0)), None).is_err());
     }
 
     #[test]

@@ -1,11 +1,43 @@
-//! `argsort`: the stable sorting permutation along an axis.
+//! `sort` and `argsort`: NumPy's order (ascending, NaN last; complex numbers
+//! by real then imaginary part) along an axis, stably.
 
 use super::{Value, to_tensor};
 #[cfg(doc)]
 use crate::core::error::Error;
 use crate::core::error::Result;
 use crate::core::layout::normalize_axis;
+use crate::ops::matrix::need_rank;
+use crate::ops::unary::unsupported;
 use crate::{Element, Tensor};
+
+/// `a` with the sorted axis moved last (the flattened `a` if `axis` is `None`),
+/// the length of that axis, and the permutation that moves it back.
+struct AxisLast {
+    rows: Tensor,
+    len: usize,
+    back: Vec<usize>,
+}
+
+impl AxisLast {
+    fn new(op: &str, a: Tensor, axis: Option<isize>) -> Result<(Tensor, Self)> {
+        let (a, ax) = match axis {
+            None => (a.reshape(&[-1])?, 0),
+            Some(ax) => {
+                let ax = normalize_axis(ax, a.rank(), op)?;
+                (a, ax)
+            }
+        };
+        let r = a.rank();
+        let mut perm: Vec<usize> = (0..r).filter(|&i| i != ax).collect();
+        perm.push(ax);
+        let mut back = vec![0usize; r];
+        for (i, &p) in perm.iter().enumerate() {
+            back[p] = i;
+        }
+        let axis_last = AxisLast { rows: a.transpose(&perm)?, len: a.shape()[ax], back };
+        Ok((a, axis_last))
+    }
+}
 
 /// Orders `x` before `y` as NumPy sorts: ascending, NaN after everything.
 #[allow(clippy::eq_op)] // x != x is the generic NaN test
@@ -50,32 +82,48 @@ fn argsort_rows<T: Element>(src: Vec<T>, len: usize, cmp: impl Fn(&T, &T) -> std
 /// [`Error::InvalidArgument`] for an axis out of range (a 0-d input has none
 /// unless `axis` is `None`); [`Error::ResourceExhausted`] if a copy is too big.
 pub fn argsort(a: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
-    let a = to_tensor(a)?;
-    let (a, ax) = match axis {
-        None => (a.reshape(&[-1])?, 0),
-        Some(ax) => {
-            let ax = normalize_axis(ax, a.rank(), "argsort")?;
-            (a, ax)
-        }
-    };
-    let r = a.rank();
-    let mut perm: Vec<usize> = (0..r).filter(|&i| i != ax).collect();
-    perm.push(ax);
-    let at = a.transpose(&perm)?;
-    let len = a.shape()[ax];
+    let (a, AxisLast { rows, len, back }) = AxisLast::new("argsort", to_tensor(a)?, axis)?;
     let out = match a.dtype() {
-        crate::DType::C64 => argsort_rows(at.to_vec::<num_complex::Complex32>()?, len, complex_order),
-        crate::DType::C128 => argsort_rows(at.to_vec::<num_complex::Complex64>()?, len, complex_order),
-        d => crate::dispatch_dtype!(d, T, argsort_rows(at.to_vec::<T>()?, len, nan_last::<T>), [
+        crate::DType::C64 => argsort_rows(rows.to_vec::<num_complex::Complex32>()?, len, complex_order),
+        crate::DType::C128 => argsort_rows(rows.to_vec::<num_complex::Complex64>()?, len, complex_order),
+        d => crate::dispatch_dtype!(d, T, argsort_rows(rows.to_vec::<T>()?, len, nan_last::<T>), [
             Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
             BF16 => half::bf16, F16 => half::f16, F32 => f32, F64 => f64,
-        ], else => return Err(crate::ops::unary::unsupported("argsort", d, "every dtype"))),
+        ], else => return Err(unsupported("argsort", d, "every dtype"))),
     };
-    let mut inv = vec![0usize; r];
-    for (i, &p) in perm.iter().enumerate() {
-        inv[p] = i;
+    Tensor::from_vec(out, rows.shape())?.transpose(&back)?.contiguous()
+}
+
+/// Sorts along `axis` (`tnp.sort`; `None` sorts the flattened input), ascending, NaNs last.
+/// Bool, uint32 and uint64 are accepted (TF 2.21 refuses them).
+///
+/// ```
+/// let s = lattensor::numpy::sort(vec![3.0, f64::NAN, -1.0], Some(-1)).unwrap();
+/// let v = s.to_vec::<f32>().unwrap();
+/// assert_eq!(&v[..2], &[-1.0, 3.0]);
+/// assert!(v[2].is_nan());
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for complex (as TF); [`Error::InvalidArgument`] for an axis out of range.
+pub fn sort(a: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    if axis.is_some() {
+        need_rank("sort", &a, 1)?;
     }
-    Tensor::from_vec(out, at.shape())?.transpose(&inv)?.contiguous()
+    let (a, AxisLast { rows, len, back }) = AxisLast::new("sort", a, axis)?;
+    let mut out = Tensor::zeros(rows.shape(), a.dtype())?;
+    fn sort_rows<T: Element + PartialOrd>(src: Vec<T>, dst: &mut [T], len: usize) {
+        dst.copy_from_slice(&src);
+        if len > 0 {
+            dst.chunks_mut(len).for_each(|row| row.sort_by(nan_last));
+        }
+    }
+    crate::dispatch_dtype!(a.dtype(), T, sort_rows::<T>(rows.to_vec::<T>()?, out.data_mut::<T>(), len), [
+        Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32, I64 => i64,
+        BF16 => half::bf16, F16 => half::f16, F32 => f32, F64 => f64,
+    ], else => return Err(unsupported("sort", a.dtype(), "every dtype but complex")));
+    Ok(out.transpose(&back)?.with_weak(a.is_weak()))
 }
 
 #[cfg(test)]
@@ -91,5 +139,16 @@ mod tests {
         assert!(argsort(&x, Some(2)).is_err());
         let b = Tensor::from_vec(vec![true, false], &[2]).unwrap();
         assert_eq!(argsort(&b, Some(-1)).unwrap().to_vec::<i32>().unwrap(), vec![1, 0]);
+    }
+
+    #[test]
+    fn sort_orders_nan_last_and_handles_unsigned() {
+        let u = Tensor::from_vec(vec![u64::MAX, 0, 5], &[3]).unwrap();
+        assert_eq!(sort(&u, Some(0)).unwrap().to_vec::<u64>().unwrap(), vec![0, 5, u64::MAX]);
+        let m = Tensor::from_vec(vec![3.0f32, 1.0, f32::NAN, -2.0], &[2, 2]).unwrap();
+        let s = sort(&m, Some(0)).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!((s[0], s[1], s[3]), (3.0, -2.0, 1.0)); // [[3, 1], [nan, -2]] sorted down the columns
+        assert!(s[2].is_nan());
+        assert!(sort(Tensor::scalar(num_complex::Complex32::new(1.0, 0.0)), None).is_err());
     }
 }
