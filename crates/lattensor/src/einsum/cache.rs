@@ -35,6 +35,7 @@ struct Entry {
 }
 
 impl Entry {
+    #[inline]
     fn matches(&self, front: Front, equation: &str, shapes: &[&[usize]], opts: PathOptions) -> bool {
         if self.front != front || self.opts != opts || &*self.equation != equation {
             return false;
@@ -55,6 +56,8 @@ thread_local! {
 }
 
 /// The cached preparation of this call, or `make()`'s, cached if it succeeds.
+// inlined into the front ends: a cache hit is most of a view-only einsum (`ii->i`, ~250 ns)
+#[inline]
 pub(crate) fn prepared(
     front: Front,
     equation: &str,
