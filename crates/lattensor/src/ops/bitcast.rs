@@ -155,7 +155,7 @@ fn view_layout(x: &Tensor, isz: usize, osz: usize, out_shape: &[usize]) -> Optio
 }
 
 impl Tensor {
-    /// Reinterprets the bytes as `dtype`; see [`bitcast`](crate::ops::bitcast()).
+    /// Reinterprets the bytes as `dtype`; see [`bitcast`](crate::bitcast()).
     ///
     /// ```
     /// use lattensor::{DType, Tensor};
@@ -164,7 +164,7 @@ impl Tensor {
     /// ```
     ///
     /// # Errors
-    /// As [`bitcast`](crate::ops::bitcast()).
+    /// As [`bitcast`](crate::bitcast()).
     pub fn bitcast(&self, dtype: DType) -> Result<Tensor> {
         bitcast(self, dtype)
     }

@@ -8,6 +8,8 @@ use num_complex::Complex;
 
 use super::binary::prepare;
 use crate::core::element::Element;
+#[cfg(doc)]
+use crate::core::error::Error;
 use crate::core::error::Result;
 use crate::core::scalar::Operand;
 use crate::dispatch::unsupported;
