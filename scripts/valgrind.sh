@@ -36,7 +36,7 @@ for exe in "${exes[@]}"; do
     # (not the fused mixed-operand test: 100 s under valgrind unoptimised, for loops of safe
     # code; the streaming stores it also takes are checked by streamed_outputs_equal_plain_ones)
     lattensor-*) filter=(storage:: kernels:: layout:: tensor:: npy:: bitcast:: einsum::
-      --skip kernels::tests::fused_mixed_operands_equal_converted_ones) ;;
+      --skip kernels::elementwise::tests::fused_mixed_operands_equal_converted_ones) ;;
     # valgrind hides AVX-512, so this test would only time the portable loop nest on 2²¹-FLOP products
     einsum-*) filter=(--skip large_products_match_the_loop_nest
       # 100 s under valgrind in an unoptimised build, nearly all of it the naive reference
