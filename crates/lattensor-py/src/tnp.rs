@@ -3,7 +3,8 @@
 //!
 //! One file, over 900 lines, because it is one table: about 150 thin
 //! bindings of one Python module, in sections that follow `lattensor::tnp`'s
-//! modules, each a signature and a call with no logic of its own.
+//! modules, each a signature and a call with no logic of its own. The
+//! products and grids (`tnp_products.rs`) add theirs to the same module.
 
 use lattensor::ops::Axes;
 use lattensor::tnp;
@@ -247,7 +248,7 @@ macro_rules! reduce_dtype {
         }
     )*};
 }
-reduce_dtype!(sum, prod, mean, nanmean);
+reduce_dtype!(sum, prod, mean, nanmean, nansum, nanprod);
 
 macro_rules! reduce_plain {
     ($($name:ident),*) => {$(
@@ -902,6 +903,8 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(prod, &m)?,
         wrap_pyfunction!(mean, &m)?,
         wrap_pyfunction!(nanmean, &m)?,
+        wrap_pyfunction!(nansum, &m)?,
+        wrap_pyfunction!(nanprod, &m)?,
         wrap_pyfunction!(amax, &m)?,
         wrap_pyfunction!(amin, &m)?,
         wrap_pyfunction!(max, &m)?,
@@ -938,5 +941,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
+    crate::tnp_products::register(&m)?;
     parent.add_submodule(&m)
 }
