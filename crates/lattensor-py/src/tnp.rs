@@ -145,6 +145,7 @@ unary!(
     isneginf,
     isreal,
     iscomplex,
+    sign,
 );
 
 #[pyfunction]
@@ -261,7 +262,7 @@ macro_rules! reduce_plain {
         }
     )*};
 }
-reduce_plain!(amax, amin, max, min);
+reduce_plain!(amax, amin, max, min, ptp);
 
 #[pyfunction]
 #[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
@@ -909,6 +910,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(amin, &m)?,
         wrap_pyfunction!(max, &m)?,
         wrap_pyfunction!(min, &m)?,
+        wrap_pyfunction!(ptp, &m)?,
         wrap_pyfunction!(std_dev, &m)?,
         wrap_pyfunction!(var, &m)?,
         wrap_pyfunction!(average, &m)?,

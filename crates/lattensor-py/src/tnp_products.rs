@@ -1,6 +1,7 @@
 //! `lattensor._lattensor.numpy`'s products and grids: `dot`, `inner`, `vdot`,
-//! `outer`, `tensordot`, `kron`, `cross`, `meshgrid`, `ix_`, `diag_indices`,
-//! `tril`, `select`, `polyval` (`lattensor::tnp`'s `products` and `grids`).
+//! `outer`, `tensordot`, `kron`, `cross`, `eye`, `tri`, `meshgrid`, `ix_`,
+//! `diag_indices`, `tril`, `select`, `polyval` (`lattensor::tnp`'s
+//! `products` and `grids`).
 //!
 //! A function's own argument checks are NumPy's `ValueError`
 //! (`errors::value_errors`); the errors of the ops it is built from keep
@@ -97,6 +98,30 @@ fn cross(
     value_errors("cross", run_lib(py, n, || tnp::cross(a, b, xa, xb, xc))).map(PyTensor::new)
 }
 
+/// `N` and `M` of `eye`/`tri`: negative sizes are NumPy's ValueError.
+fn grid_sizes(op: &str, n: i64, m: Option<i64>) -> PyResult<(usize, Option<usize>)> {
+    let mm = m.unwrap_or(n);
+    if n < 0 || mm < 0 {
+        return Err(PyValueError::new_err(format!("{op}: negative dimensions are not allowed (N={n}, M={mm})")));
+    }
+    Ok((n as usize, m.map(|m| m as usize)))
+}
+
+macro_rules! diagonal_grid {
+    ($($name:ident),*) => {$(
+        #[doc = concat!("`tnp.", stringify!($name), "(N, M=None, k=0, dtype=float)`: strong, float32 by default.")]
+        #[pyfunction]
+        #[pyo3(signature = (N, M = None, k = 0, dtype = None))]
+        #[allow(non_snake_case)] // NumPy's names
+        fn $name(N: i64, M: Option<i64>, k: isize, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyTensor> {
+            let (n, m) = grid_sizes(stringify!($name), N, M)?;
+            let d = args::opt_dtype(dtype)?.unwrap_or(tnp::DEFAULT_FLOAT);
+            value_errors(stringify!($name), args::run_quiet(|| tnp::$name(n, m, k, d))).map(PyTensor::new)
+        }
+    )*};
+}
+diagonal_grid!(eye, tri);
+
 /// `tnp.meshgrid(*xi, indexing="xy")`: a list of grids.
 #[pyfunction]
 #[pyo3(signature = (*xi, indexing = "xy"))]
@@ -178,6 +203,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(kron, m)?,
         wrap_pyfunction!(tensordot, m)?,
         wrap_pyfunction!(cross, m)?,
+        wrap_pyfunction!(eye, m)?,
+        wrap_pyfunction!(tri, m)?,
         wrap_pyfunction!(meshgrid, m)?,
         wrap_pyfunction!(ix_, m)?,
         wrap_pyfunction!(diag_indices, m)?,

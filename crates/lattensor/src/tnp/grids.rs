@@ -1,5 +1,5 @@
-//! Grids, masks and selections: `meshgrid`, `ix_`, `diag_indices`, `tril`,
-//! `select`, `polyval`.
+//! Grids, masks and selections: `eye`, `tri`, `meshgrid`, `ix_`,
+//! `diag_indices`, `tril`, `select`, `polyval`.
 
 use super::logic::truth;
 use super::{Value, asarray, nonzero, ravel, to_tensor};
@@ -8,6 +8,55 @@ use crate::core::error::Error;
 use crate::core::error::Result;
 use crate::promote::{self, LatticeType};
 use crate::{DType, SliceArg, Tensor, ops, with_dtype};
+
+/// An `n × m` matrix (`m = n` if `None`) of `dtype` with ones where
+/// `keep(i, j)` and zeros elsewhere; strong.
+fn diagonal_grid(
+    op: &str,
+    n: usize,
+    m: Option<usize>,
+    dtype: DType,
+    keep: impl Fn(isize, isize) -> bool,
+) -> Result<Tensor> {
+    let m = m.unwrap_or(n);
+    let mut mask = Tensor::zeros_for(op, &[n, m], DType::Bool)?;
+    for (idx, o) in mask.data_mut::<bool>().iter_mut().enumerate() {
+        *o = keep((idx / m) as isize, (idx % m) as isize);
+    }
+    mask.cast(dtype)
+}
+
+/// `tnp.eye`: an `n × m` matrix (`m = n` if `None`) with ones on diagonal `k`
+/// (`k > 0` above the main one) and zeros elsewhere, strong `dtype` (tnp's
+/// default is float32).
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let e = tnp::eye(2, Some(3), 1, DType::I8).unwrap();
+/// assert_eq!((e.dtype(), e.is_weak(), e.to_vec::<i8>().unwrap()), (DType::I8, false, vec![0, 1, 0, 0, 0, 1]));
+/// assert_eq!(tnp::eye(2, None, 0, DType::F32).unwrap().to_vec::<f32>().unwrap(), vec![1.0, 0.0, 0.0, 1.0]);
+/// ```
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if the matrix is too large.
+pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: DType) -> Result<Tensor> {
+    diagonal_grid("eye", n, m, dtype, |i, j| j == i.saturating_add(k))
+}
+
+/// `tnp.tri`: an `n × m` matrix (`m = n` if `None`) with ones at and below
+/// diagonal `k` (`j ≤ i + k`) and zeros above, strong `dtype`.
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let t = tnp::tri(3, Some(2), -1, DType::Bool).unwrap();
+/// assert_eq!(t.to_vec::<bool>().unwrap(), vec![false, false, true, false, true, true]);
+/// ```
+///
+/// # Errors
+/// [`Error::ResourceExhausted`] if the matrix is too large.
+pub fn tri(n: usize, m: Option<usize>, k: isize, dtype: DType) -> Result<Tensor> {
+    diagonal_grid("tri", n, m, dtype, |i, j| j <= i.saturating_add(k))
+}
 
 /// How [`meshgrid`] orders the first two axes of its grids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -249,6 +298,20 @@ mod tests {
         assert!(ix_(vec![]).unwrap().is_empty());
         assert!(diag_indices(0, 3).unwrap().iter().all(|t| t.rank() == 1 && t.numel() == 0));
         assert!(diag_indices(2, 0).unwrap().is_empty());
+    }
+
+    #[test]
+    fn eye_and_tri_shapes_offsets_and_dtypes() {
+        let e = eye(3, None, -1, DType::C64).unwrap();
+        let ones: Vec<f32> = e.to_vec::<num_complex::Complex32>().unwrap().iter().map(|c| c.re).collect();
+        assert_eq!(ones, vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(eye(0, Some(4), 0, DType::F32).unwrap().shape(), &[0, 4]);
+        assert_eq!(eye(2, Some(2), 5, DType::U8).unwrap().to_vec::<u8>().unwrap(), vec![0; 4]);
+        assert_eq!(eye(1, None, isize::MAX, DType::I32).unwrap().to_vec::<i32>().unwrap(), vec![0]);
+        let t = tri(2, Some(3), 0, DType::F64).unwrap();
+        assert_eq!((t.is_weak(), t.to_vec::<f64>().unwrap()), (false, vec![1.0, 0.0, 0.0, 1.0, 1.0, 0.0]));
+        assert_eq!(tri(2, None, -5, DType::I64).unwrap().to_vec::<i64>().unwrap(), vec![0; 4]);
+        assert!(tri(usize::MAX, None, 0, DType::F32).is_err());
     }
 
     #[test]

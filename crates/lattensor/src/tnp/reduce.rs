@@ -165,6 +165,24 @@ pub fn min(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result
     amin(a, axis, keepdims)
 }
 
+/// `max - min` over `axis` (`tnp.ptp`), in the input's dtype and weakness;
+/// integers wrap, as NumPy and TF.
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let x = Tensor::from_vec(vec![100i8, -100, 3, 5], &[2, 2]).unwrap();
+/// let p = numpy::ptp(&x, 1, false).unwrap(); // 100 - (-100) wraps in int8
+/// assert_eq!((p.dtype(), p.to_vec::<i8>().unwrap()), (DType::I8, vec![-56, 2]));
+/// assert_eq!(numpy::ptp(vec![1.5, -1.0], None, false).unwrap().item::<f32>().unwrap(), 2.5);
+/// ```
+///
+/// # Errors
+/// As [`amax`]; [`Error::UnsupportedDType`] for bool (no subtraction).
+pub fn ptp(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    let (a, axis) = (to_tensor(a)?, axis.into());
+    ops::subtract(&amax(&a, axis.clone(), keepdims)?, &amin(&a, axis, keepdims)?)
+}
+
 /// Standard deviation over `axis` with `ddof` delta degrees of freedom (`tnp.std`;
 /// tnp's own `std` has no `ddof`, NumPy's does). Bool and integers are computed in
 /// float32; complex inputs give their real dtype; weakness is kept.
@@ -502,6 +520,15 @@ pub fn trace(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize, dty
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ptp_keeps_dtype_and_weakness() {
+        let w = ptp(vec![vec![1, 9], vec![4, 2]], 1, true).unwrap();
+        assert_eq!((w.is_weak(), w.shape(), w.to_vec::<i32>().unwrap()), (true, &[2usize, 1][..], vec![8, 2]));
+        let u = Tensor::from_vec(vec![3u16, 250], &[2]).unwrap();
+        assert_eq!(ptp(&u, None, false).unwrap().item::<u16>().unwrap(), 247);
+        assert!(ptp(Tensor::from_vec(vec![true, false], &[2]).unwrap(), None, false).is_err());
+    }
 
     #[test]
     fn nansum_nanprod_skip_nan_in_every_inexact_dtype() {

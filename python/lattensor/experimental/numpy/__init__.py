@@ -117,22 +117,9 @@ def full(shape, fill_value, dtype=None):
         raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}") from None
 
 
-def _diagonal_grid(op, N, M, k):  # noqa: N803 (NumPy's names)
-    """Row indices shifted by ``k`` (a column) and column indices (a row) of an
-    ``N × M`` grid, to compare into ``eye``/``tri``; the comparison allocates n·m
-    bools (within lattensor's size limit, or an error)."""
-    n = int(N)
-    m = n if M is None else int(M)
-    if n < 0 or m < 0:
-        raise ValueError(f"{op}: negative dimensions are not allowed (N={n}, M={m})")
-    rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
-    return rows, _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
-
-
 def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
     """``tnp.eye(N, M=None, k=0, dtype=float)``: ones on diagonal ``k``."""
-    rows, cols = _diagonal_grid("eye", N, M, k)
-    return _C.cast(_C.equal(cols, rows), dtype)
+    return _N.eye(int(N), None if M is None else int(M), int(k), dtype)
 
 
 def identity(n, dtype=float):
@@ -327,10 +314,7 @@ def sign(x):
     """``tnp.sign``: -1, 0 or 1 by the sign of each element (NaN stays NaN, ``z/|z|``
     for complex), in the input's dtype and weakness. Unsigned integers are 0 or 1 (as
     NumPy; TF has no kernel); bool is refused, as by NumPy and TF."""
-    x = _tensor(x)
-    if x.dtype.is_unsigned:
-        return _C.cast(_C.not_equal(x, 0), x.dtype)  # unsigned tensors are never weak
-    return _C.sign(x)
+    return _N.sign(x)
 
 
 def ndim(a):
@@ -411,8 +395,7 @@ def nanprod(a, axis=None, dtype=None, keepdims=False):
 def ptp(a, axis=None, keepdims=False):
     """``tnp.ptp``: ``max - min`` along ``axis`` (all axes if ``None``), in the input's
     dtype and weakness (integers wrap, as NumPy and TF)."""
-    a = _tensor(a)
-    return _C.subtract(amax(a, axis=axis, keepdims=keepdims), amin(a, axis=axis, keepdims=keepdims))
+    return _N.ptp(a, axis, keepdims)
 
 
 # ---- stacking, triangles, rolling ------------------------------------------------------
@@ -457,8 +440,7 @@ def dstack(tup):
 def tri(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
     """``tnp.tri(N, M=None, k=0, dtype=float)``: ones at and below diagonal ``k``,
     zeros above; strong, float32 by default."""
-    rows, cols = _diagonal_grid("tri", N, M, k)
-    return _C.cast(_C.greater_equal(rows, cols), dtype)
+    return _N.tri(int(N), None if M is None else int(M), int(k), dtype)
 
 
 def tril(m, k=0):
