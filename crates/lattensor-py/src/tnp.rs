@@ -207,6 +207,16 @@ fn full_like(
     crate::args::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)
 }
 
+/// `tnp.full(shape, fill_value, dtype=None)`: a fill value that does not broadcast is a ValueError.
+#[pyfunction]
+#[pyo3(signature = (shape, fill_value, dtype = None))]
+fn full(shape: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let s = args::shape_of(shape)?;
+    let (v, _) = value(fill_value)?;
+    let d = opt_dtype(dtype)?;
+    crate::errors::value_errors("full", crate::args::run_quiet(|| tnp::full(&s, v, d))).map(PyTensor::new)
+}
+
 fn literal(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
     if let Some(s) = args::scalar_of(obj)? {
         return Ok(s);
@@ -899,6 +909,7 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(zeros_like, &m)?,
         wrap_pyfunction!(ones_like, &m)?,
         wrap_pyfunction!(full_like, &m)?,
+        wrap_pyfunction!(full, &m)?,
         wrap_pyfunction!(arange, &m)?,
         wrap_pyfunction!(sum, &m)?,
         wrap_pyfunction!(prod, &m)?,

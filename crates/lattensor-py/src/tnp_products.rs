@@ -1,6 +1,6 @@
 //! `lattensor._lattensor.numpy`'s products and grids: `dot`, `inner`, `vdot`,
 //! `outer`, `tensordot`, `kron`, `cross`, `eye`, `tri`, `meshgrid`, `ix_`,
-//! `diag_indices`, `tril`, `select`, `polyval` (`lattensor::tnp`'s
+//! `diag_indices`, `tril`, `where`, `select`, `polyval` (`lattensor::tnp`'s
 //! `products` and `grids`).
 //!
 //! A function's own argument checks are NumPy's `ValueError`
@@ -167,6 +167,21 @@ fn tril(py: Python<'_>, m: &Bound<'_, PyAny>, k: isize) -> PyResult<PyTensor> {
     value_errors("tril", run_lib(py, n, || tnp::tril(m, k))).map(PyTensor::new)
 }
 
+/// `tnp.where(condition, x, y)`: the three-argument form (the Python function
+/// sends `where(condition)` to `nonzero`).
+#[pyfunction]
+#[pyo3(name = "where")]
+fn where_(
+    py: Python<'_>,
+    condition: &Bound<'_, PyAny>,
+    x: &Bound<'_, PyAny>,
+    y: &Bound<'_, PyAny>,
+) -> PyResult<PyTensor> {
+    let (c, x, y) = (args::to_value(condition)?, args::to_value(x)?, args::to_value(y)?);
+    let n = work(&c).max(work(&x)).max(work(&y));
+    args::run(py, n, || tnp::where_(c, x, y)).map(PyTensor::new)
+}
+
 /// `tnp.select(condlist, choicelist, default=0)`.
 #[pyfunction]
 #[pyo3(signature = (condlist, choicelist, default = None))]
@@ -209,6 +224,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(ix_, m)?,
         wrap_pyfunction!(diag_indices, m)?,
         wrap_pyfunction!(tril, m)?,
+        wrap_pyfunction!(where_, m)?,
         wrap_pyfunction!(select, m)?,
         wrap_pyfunction!(polyval, m)?,
     ] {

@@ -1,5 +1,5 @@
 //! Grids, masks and selections: `eye`, `tri`, `meshgrid`, `ix_`,
-//! `diag_indices`, `tril`, `select`, `polyval`.
+//! `diag_indices`, `tril`, `where_`, `select`, `polyval`.
 
 use super::logic::truth;
 use super::{Value, asarray, nonzero, ravel, to_tensor};
@@ -208,6 +208,25 @@ pub fn tril(m: impl Into<Value>, k: isize) -> Result<Tensor> {
     Ok(out.with_weak(m.is_weak()))
 }
 
+/// `tnp.where(condition, x, y)`: `x` where `condition` is true (nonzero),
+/// else `y`, broadcast; `x` and `y` join through the lattice (dtype and
+/// weakness, as [`crate::where_`], which takes only a bool condition).
+/// NumPy's one-argument `where(condition)` is [`nonzero`].
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let y = tnp::where_([0, 2, 3], [1.5, 2.5, 3.5], 0).unwrap();
+/// assert_eq!((y.dtype(), y.is_weak(), y.to_vec::<f32>().unwrap()), (DType::F32, true, vec![0.0, 2.5, 3.5]));
+/// ```
+///
+/// # Errors
+/// [`Error::ShapeMismatch`] if the shapes do not broadcast;
+/// [`Error::Promotion`] if the mode refuses to join `x` and `y`.
+pub fn where_(condition: impl Into<Value>, x: impl Into<Value>, y: impl Into<Value>) -> Result<Tensor> {
+    let c = truth(&to_tensor(condition)?)?;
+    crate::where_(&c, &to_tensor(x)?, &to_tensor(y)?)
+}
+
 /// `tnp.select`: for each element, the value of `choicelist[i]` for the
 /// first true `condlist[i]` (nonzero is true), else `default`. Everything
 /// broadcasts; the choices and `default` join through the lattice (dtype and
@@ -326,6 +345,16 @@ mod tests {
         assert_eq!(tril(Tensor::zeros(&[0, 3], DType::U16).unwrap(), 0).unwrap().shape(), &[0, 3]);
         assert_eq!(tril(Tensor::zeros(&[3, 0], DType::U16).unwrap(), 0).unwrap().shape(), &[3, 0]);
         assert!(tril([1, 2, 3], 0).unwrap_err().to_string().contains("rank at least 2"));
+    }
+
+    #[test]
+    fn where_takes_the_truth_of_any_condition() {
+        let c = Tensor::from_vec(vec![0.0f32, f32::NAN, -1.0], &[3]).unwrap();
+        let y = where_(&c, 1u8, Tensor::from_vec(vec![7u8], &[1]).unwrap()).unwrap();
+        assert_eq!((y.dtype(), y.to_vec::<u8>().unwrap()), (DType::U8, vec![7, 1, 1]));
+        let e = where_(Vec::<bool>::new(), 1, 2).unwrap();
+        assert_eq!(e.shape(), &[0]);
+        assert!(where_([true, false], [1, 2, 3], 0).is_err());
     }
 
     #[test]

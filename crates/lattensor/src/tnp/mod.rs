@@ -61,9 +61,9 @@ mod stack;
 
 pub use binary::{clip, float_power, gcd, lcm, logaddexp, logaddexp2, nextafter};
 pub use creation::{
-    arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full_like, ones_like, zeros_like,
+    arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full, full_like, ones_like, zeros_like,
 };
-pub use grids::{Indexing, diag_indices, eye, ix_, meshgrid, polyval, select, tri, tril};
+pub use grids::{Indexing, diag_indices, eye, ix_, meshgrid, polyval, select, tri, tril, where_};
 pub use index::{broadcast_arrays, compress, nonzero, roll, take_along_axis, tile};
 pub use logic::{
     all, allclose, any, array_equal, count_nonzero, isclose, iscomplex, isfinite, isinf, isnan, isneginf, isposinf,

@@ -77,10 +77,7 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither")
-    c = _C.convert_to_tensor(condition)
-    if c.dtype != _C.bool:
-        c = _C.not_equal(c, 0)
-    return _C.where(c, x, y)
+    return _N.where(condition, x, y)
 
 
 # ---- creation (tnp's defaults: `float` is float32, `int` int32; results are strong) ----
@@ -108,13 +105,7 @@ def full(shape, fill_value, dtype=None):
     """``tnp.full(shape, fill_value, dtype=None)``: ``fill_value`` (any array-like that
     broadcasts to ``shape``) in its own dtype or ``dtype``; strong; every bit of the
     value kept (-0.0, NaN payloads); a zero-copy broadcast view of the value."""
-    shape = _shape(shape)
-    value = _C.convert_to_tensor(fill_value)
-    value = asarray(value, dtype=value.dtype if dtype is None else dtype)
-    try:
-        return _C.broadcast_to(value, shape)
-    except _C.errors.InvalidArgumentError:
-        raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}") from None
+    return _N.full(_shape(shape), fill_value, dtype)
 
 
 def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
