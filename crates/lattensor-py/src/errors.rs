@@ -45,6 +45,18 @@ impl<T> IntoPyResult<T> for lattensor::Result<T> {
     }
 }
 
+/// A library result with `op`'s own argument checks as NumPy's `ValueError`:
+/// an [`Error::InvalidArgument`] whose message starts with `"{op}: "` (the
+/// ops `op` is built from name themselves); every other error as [`to_py`].
+pub fn value_errors<T>(op: &str, r: lattensor::Result<T>) -> PyResult<T> {
+    match r {
+        Err(Error::InvalidArgument(m)) if m.strip_prefix(op).is_some_and(|rest| rest.starts_with(": ")) => {
+            Err(pyo3::exceptions::PyValueError::new_err(m))
+        }
+        r => r.py(),
+    }
+}
+
 /// Adds the exception classes to the `errors` submodule.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

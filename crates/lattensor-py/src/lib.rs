@@ -20,6 +20,7 @@ mod ops;
 mod random;
 mod tensor;
 mod tnp;
+mod tnp_products;
 mod variable;
 
 use pyo3::prelude::*;

@@ -3,7 +3,8 @@
 //!
 //! One file, over 900 lines, because it is one table: about 150 thin
 //! bindings of one Python module, in sections that follow `lattensor::tnp`'s
-//! modules, each a signature and a call with no logic of its own.
+//! modules, each a signature and a call with no logic of its own. The
+//! products and grids (`tnp_products.rs`) add theirs to the same module.
 
 use lattensor::ops::Axes;
 use lattensor::tnp;
@@ -144,6 +145,7 @@ unary!(
     isneginf,
     isreal,
     iscomplex,
+    sign,
 );
 
 #[pyfunction]
@@ -205,6 +207,16 @@ fn full_like(
     crate::args::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)
 }
 
+/// `tnp.full(shape, fill_value, dtype=None)`: a fill value that does not broadcast is a ValueError.
+#[pyfunction]
+#[pyo3(signature = (shape, fill_value, dtype = None))]
+fn full(shape: &Bound<'_, PyAny>, fill_value: &Bound<'_, PyAny>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let s = args::shape_of(shape)?;
+    let (v, _) = value(fill_value)?;
+    let d = opt_dtype(dtype)?;
+    crate::errors::value_errors("full", crate::args::run_quiet(|| tnp::full(&s, v, d))).map(PyTensor::new)
+}
+
 fn literal(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
     if let Some(s) = args::scalar_of(obj)? {
         return Ok(s);
@@ -247,7 +259,7 @@ macro_rules! reduce_dtype {
         }
     )*};
 }
-reduce_dtype!(sum, prod, mean, nanmean);
+reduce_dtype!(sum, prod, mean, nanmean, nansum, nanprod);
 
 macro_rules! reduce_plain {
     ($($name:ident),*) => {$(
@@ -260,7 +272,7 @@ macro_rules! reduce_plain {
         }
     )*};
 }
-reduce_plain!(amax, amin, max, min);
+reduce_plain!(amax, amin, max, min, ptp);
 
 #[pyfunction]
 #[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
@@ -897,15 +909,19 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(zeros_like, &m)?,
         wrap_pyfunction!(ones_like, &m)?,
         wrap_pyfunction!(full_like, &m)?,
+        wrap_pyfunction!(full, &m)?,
         wrap_pyfunction!(arange, &m)?,
         wrap_pyfunction!(sum, &m)?,
         wrap_pyfunction!(prod, &m)?,
         wrap_pyfunction!(mean, &m)?,
         wrap_pyfunction!(nanmean, &m)?,
+        wrap_pyfunction!(nansum, &m)?,
+        wrap_pyfunction!(nanprod, &m)?,
         wrap_pyfunction!(amax, &m)?,
         wrap_pyfunction!(amin, &m)?,
         wrap_pyfunction!(max, &m)?,
         wrap_pyfunction!(min, &m)?,
+        wrap_pyfunction!(ptp, &m)?,
         wrap_pyfunction!(std_dev, &m)?,
         wrap_pyfunction!(var, &m)?,
         wrap_pyfunction!(average, &m)?,
@@ -938,5 +954,6 @@ pub fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     ] {
         m.add_function(f)?;
     }
+    crate::tnp_products::register(&m)?;
     parent.add_submodule(&m)
 }

@@ -154,6 +154,8 @@
 //! | `tnp.diff(x, n=2, axis=0)`, `tnp.vander(x, N=3, increasing=True)` | `tnp::diff(&x, 2, 0)`, `tnp::vander(&x, Some(3), true)` |
 //! | `tnp.array(1)`, `tnp.asarray(x, dtype=tnp.int16)`, `tnp.arange(5)` | `tnp::array(1, None, true, 0)` → `i32*`, `tnp::asarray(&x, Some(DType::I16))`, `tnp::arange(5, None, 1, None)` → `i32*` |
 //! | `tnp.full_like(x, 7)` | `tnp::full_like(&x, 7, None, None)` |
+//! | `tnp.dot(a, b)`, `tnp.tensordot(a, b, axes=([1], [0]))`, `tnp.cross(a, b, axis=0)` | `tnp::dot(&a, &b)`, `tnp::tensordot(&a, &b, ([1], [0]))`, `tnp::cross(&a, &b, 0, 0, 0)` (einsums: strong) |
+//! | `tnp.meshgrid(x, y, indexing="ij")`, `tnp.select([c], [x], 0)` | `tnp::meshgrid(vec![x.into(), y.into()], Indexing::Ij)`, `tnp::select(vec![c.into()], vec![x.into()], 0)` |
 //!
 //! ```
 //! use lattensor::{DType, Tensor, tnp};
@@ -173,8 +175,8 @@
 //!
 //! The Python package covers more of tnp than the guide's list: tnp's dtype
 //! names and constants, `concatenate`/`stack`/`where`, the creation functions
-//! with tnp's defaults, NumPy's binary functions under their names, `dot`,
-//! `outer`, `clip`, `isclose`, `argmax`, `take`, `split`, `pad`, `append`,
+//! with tnp's defaults, NumPy's binary functions under their names,
+//! `clip`, `isclose`, `argmax`, `take`, `split`, `pad`, `append`,
 //! `unique`, `one_hot`, predicates, stacking and `tnp.random`; the repository's
 //! `docs/tf_numpy_users.md` lists them with their rules. In Rust, the ones at
 //! the crate root are [`concat`], [`stack`], [`where_`], [`split`], [`pad`],

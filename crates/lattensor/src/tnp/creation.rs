@@ -1,4 +1,4 @@
-//! Array creation: `array`, `asarray`, `copy`, the `*_like` family and `arange`.
+//! Array creation: `array`, `asarray`, `copy`, `full`, the `*_like` family and `arange`.
 //!
 //! Without a `dtype`, results keep the input's dtype and weakness (`array(1)`
 //! is `i32*`, `array(1.0)` is `f32*`, as the guide says); an explicit `dtype`
@@ -168,6 +168,33 @@ pub fn full_like(
             Ok(crate::full(s, fill_value, d)?.with_weak(a.is_weak() && dtype.is_none()))
         }
     }
+}
+
+/// `fill_value` broadcast to `shape` (`tnp.full`): any array-like that
+/// broadcasts, in its own dtype or `dtype` (cast semantics), every bit of the
+/// value kept (-0.0, NaN payloads). Strong, as in TF; a zero-copy broadcast
+/// view of the (converted) value.
+///
+/// ```
+/// use lattensor::{tnp, DType};
+/// let f = tnp::full(&[2, 2], [1, 2], None).unwrap();
+/// assert_eq!((f.dtype(), f.is_weak(), f.to_vec::<i32>().unwrap()), (DType::I32, false, vec![1, 2, 1, 2]));
+/// let h = tnp::full(&[3], 2.5, Some(DType::F16)).unwrap();
+/// assert_eq!(h.to_vec::<half::f16>().unwrap(), vec![half::f16::from_f32(2.5); 3]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if `fill_value` does not broadcast to `shape`.
+pub fn full(shape: &[usize], fill_value: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
+    let value = to_tensor(fill_value)?;
+    let value = value.cast(dtype.unwrap_or(value.dtype()))?;
+    let view = value.broadcast_to(shape).map_err(|_| {
+        crate::Error::InvalidArgument(format!(
+            "full: fill_value of shape {:?} does not broadcast to shape {shape:?}",
+            value.shape()
+        ))
+    })?;
+    Ok(view.with_weak(false))
 }
 
 /// Evenly spaced values in `[start, stop)` (`tnp.arange`); with `stop = None` the

@@ -497,6 +497,29 @@ fn sinc_f64(x: f64) -> f64 {
     sin_pi(x) / (std::f64::consts::PI * x)
 }
 
+/// -1, 0 or 1 by the sign of each element (`tnp.sign`; NaN stays NaN, `z/|z|`
+/// for complex), in the input's dtype and weakness. Unsigned integers give 0
+/// or 1 (as NumPy; TF has no kernel).
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let s = numpy::sign(vec![-2.5, 0.0, 3.0]).unwrap();
+/// assert_eq!((s.is_weak(), s.to_vec::<f32>().unwrap()), (true, vec![-1.0, 0.0, 1.0]));
+/// let u = numpy::sign(&Tensor::from_vec(vec![0u8, 7], &[2]).unwrap()).unwrap();
+/// assert_eq!((u.dtype(), u.to_vec::<u8>().unwrap()), (DType::U8, vec![0, 1]));
+/// ```
+///
+/// # Errors
+/// [`Error::UnsupportedDType`] for bool (as NumPy and TF).
+pub fn sign(x: impl Into<Value>) -> Result<Tensor> {
+    let x = to_tensor(x)?;
+    if x.dtype().is_unsigned() {
+        // unsigned tensors are never weak, so the cast loses nothing
+        return ops::not_equal(&x, 0)?.cast(x.dtype());
+    }
+    ops::sign(&x)
+}
+
 /// `true` where the sign bit is set (`tnp.signbit`): negative numbers, `-0.0` and
 /// negative NaNs (NumPy's definition; TF 2.21 computes `x < 0`, false for `-0.0`).
 /// Unsigned and bool inputs give all `false`. The result is strong bool.

@@ -47,9 +47,11 @@
 
 mod binary;
 mod creation;
+mod grids;
 mod index;
 mod logic;
 mod math;
+mod products;
 mod reduce;
 mod shape;
 mod sort;
@@ -59,8 +61,9 @@ mod stack;
 
 pub use binary::{clip, float_power, gcd, lcm, logaddexp, logaddexp2, nextafter};
 pub use creation::{
-    arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full_like, ones_like, zeros_like,
+    arange, array, asanyarray, asarray, ascontiguousarray, copy, empty_like, full, full_like, ones_like, zeros_like,
 };
+pub use grids::{Indexing, diag_indices, eye, ix_, meshgrid, polyval, select, tri, tril, where_};
 pub use index::{broadcast_arrays, compress, nonzero, roll, take_along_axis, tile};
 pub use logic::{
     all, allclose, any, array_equal, count_nonzero, isclose, iscomplex, isfinite, isinf, isnan, isneginf, isposinf,
@@ -69,10 +72,13 @@ pub use logic::{
 pub use math::{
     abs, absolute, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, around, bitwise_not, cbrt, ceil,
     conj, conjugate, cos, cosh, deg2rad, exp, exp2, expm1, fabs, fix, floor, heaviside, hypot, imag, log, log1p, log2,
-    log10, negative, positive, rad2deg, real, reciprocal, round, signbit, sin, sinc, sinh, sqrt, square, tan, tanh,
+    log10, negative, positive, rad2deg, real, reciprocal, round, sign, signbit, sin, sinc, sinh, sqrt, square, tan,
+    tanh,
 };
+pub use products::{TensordotAxes, cross, dot, inner, kron, outer, tensordot, vdot};
 pub use reduce::{
-    amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, prod, std, sum, trace, var,
+    amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, nanprod, nansum, prod, ptp, std,
+    sum, trace, var,
 };
 pub use shape::{
     diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,

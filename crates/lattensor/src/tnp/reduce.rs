@@ -165,6 +165,24 @@ pub fn min(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result
     amin(a, axis, keepdims)
 }
 
+/// `max - min` over `axis` (`tnp.ptp`), in the input's dtype and weakness;
+/// integers wrap, as NumPy and TF.
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let x = Tensor::from_vec(vec![100i8, -100, 3, 5], &[2, 2]).unwrap();
+/// let p = numpy::ptp(&x, 1, false).unwrap(); // 100 - (-100) wraps in int8
+/// assert_eq!((p.dtype(), p.to_vec::<i8>().unwrap()), (DType::I8, vec![-56, 2]));
+/// assert_eq!(numpy::ptp(vec![1.5, -1.0], None, false).unwrap().item::<f32>().unwrap(), 2.5);
+/// ```
+///
+/// # Errors
+/// As [`amax`]; [`Error::UnsupportedDType`] for bool (no subtraction).
+pub fn ptp(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    let (a, axis) = (to_tensor(a)?, axis.into());
+    ops::subtract(&amax(&a, axis.clone(), keepdims)?, &amin(&a, axis, keepdims)?)
+}
+
 /// Standard deviation over `axis` with `ddof` delta degrees of freedom (`tnp.std`;
 /// tnp's own `std` has no `ddof`, NumPy's does). Bool and integers are computed in
 /// float32; complex inputs give their real dtype; weakness is kept.
@@ -215,6 +233,50 @@ pub fn var(
     };
     let v = ops::reduce::variance("var", &x, axis.into(), keepdims, false, ddof as f64)?;
     cast_opt(v, dtype)
+}
+
+/// `a` with its NaNs replaced by `fill` (0 or 1), keeping dtype and weakness;
+/// bool and integers, which have no NaN, as they are.
+fn nan_to(a: impl Into<Value>, fill: i32) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    if !a.dtype().is_inexact() {
+        return Ok(a);
+    }
+    let filler = crate::full_like(&a, fill, None)?;
+    crate::where_(&super::isnan(&a)?, &filler, &a)
+}
+
+/// [`sum`] with NaNs counted as zero (`tnp.nansum`); dtype and weakness are
+/// `sum`'s (small integers widen to 32 bits; a weak input gives a weak result,
+/// where TF's nansum is strong). Complex numbers with a NaN part count as zero.
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let s = numpy::nansum(vec![1.0, f64::NAN, 2.0], None, None, false).unwrap();
+/// assert_eq!((s.dtype(), s.is_weak(), s.item::<f32>().unwrap()), (DType::F32, true, 3.0));
+/// let i = numpy::nansum(&Tensor::from_vec(vec![1i8, 2], &[2]).unwrap(), None, None, false).unwrap();
+/// assert_eq!((i.dtype(), i.item::<i32>().unwrap()), (DType::I32, 3));
+/// ```
+///
+/// # Errors
+/// As [`sum`].
+pub fn nansum(a: impl Into<Value>, axis: impl Into<Axes>, dtype: Option<DType>, keepdims: bool) -> Result<Tensor> {
+    sum(&nan_to(a, 0)?, axis, dtype, keepdims)
+}
+
+/// [`prod`] with NaNs counted as one (`tnp.nanprod`); dtype and weakness are `prod`'s.
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let m = Tensor::from_vec(vec![2.0f64, f64::NAN, 2.0, 3.0], &[2, 2]).unwrap();
+/// let p = numpy::nanprod(&m, 1, None, false).unwrap();
+/// assert_eq!((p.dtype(), p.to_vec::<f64>().unwrap()), (DType::F64, vec![2.0, 6.0]));
+/// ```
+///
+/// # Errors
+/// As [`sum`].
+pub fn nanprod(a: impl Into<Value>, axis: impl Into<Axes>, dtype: Option<DType>, keepdims: bool) -> Result<Tensor> {
+    prod(&nan_to(a, 1)?, axis, dtype, keepdims)
 }
 
 /// Mean over `axis` ignoring NaNs (`tnp.nanmean`); a slice of only NaNs gives NaN.
@@ -458,6 +520,32 @@ pub fn trace(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize, dty
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ptp_keeps_dtype_and_weakness() {
+        let w = ptp(vec![vec![1, 9], vec![4, 2]], 1, true).unwrap();
+        assert_eq!((w.is_weak(), w.shape(), w.to_vec::<i32>().unwrap()), (true, &[2usize, 1][..], vec![8, 2]));
+        let u = Tensor::from_vec(vec![3u16, 250], &[2]).unwrap();
+        assert_eq!(ptp(&u, None, false).unwrap().item::<u16>().unwrap(), 247);
+        assert!(ptp(Tensor::from_vec(vec![true, false], &[2]).unwrap(), None, false).is_err());
+    }
+
+    #[test]
+    fn nansum_nanprod_skip_nan_in_every_inexact_dtype() {
+        let c = Tensor::from_vec(vec![Complex64::new(1.0, 1.0), Complex64::new(f64::NAN, 0.0)], &[2]).unwrap();
+        assert_eq!(nansum(&c, None, None, false).unwrap().item::<Complex64>().unwrap(), Complex64::new(1.0, 1.0));
+        let h = Tensor::from_vec(vec![half::f16::ONE, half::f16::NAN], &[2]).unwrap();
+        let s = nansum(&h, None, None, true).unwrap();
+        assert_eq!((s.dtype(), s.shape()), (DType::F16, &[1usize][..]));
+        let p = nanprod(vec![f64::NAN, f64::NAN], None, None, false).unwrap();
+        assert_eq!((p.is_weak(), p.item::<f32>().unwrap()), (true, 1.0));
+        let e = nansum(Tensor::zeros(&[0, 2], DType::F32).unwrap(), 0, None, false).unwrap();
+        assert_eq!(e.to_vec::<f32>().unwrap(), vec![0.0, 0.0]);
+        let d = nansum(vec![1.0, f64::NAN], None, Some(DType::F64), false).unwrap();
+        assert_eq!((d.dtype(), d.is_weak()), (DType::F64, false));
+        let u = nanprod(Tensor::from_vec(vec![2u8, 3], &[2]).unwrap(), None, None, false).unwrap();
+        assert_eq!((u.dtype(), u.item::<u32>().unwrap()), (DType::U32, 6));
+    }
 
     #[test]
     fn sum_widens_small_ints_only() {

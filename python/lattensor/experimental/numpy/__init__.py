@@ -14,7 +14,6 @@ to a ``with`` block on the calling thread.
 
 from __future__ import annotations
 
-import builtins as _builtins
 import math as _math
 
 import numpy as _np
@@ -78,10 +77,7 @@ def where(condition, x=None, y=None):
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither")
-    c = _C.convert_to_tensor(condition)
-    if c.dtype != _C.bool:
-        c = _C.not_equal(c, 0)
-    return _C.where(c, x, y)
+    return _N.where(condition, x, y)
 
 
 # ---- creation (tnp's defaults: `float` is float32, `int` int32; results are strong) ----
@@ -109,31 +105,12 @@ def full(shape, fill_value, dtype=None):
     """``tnp.full(shape, fill_value, dtype=None)``: ``fill_value`` (any array-like that
     broadcasts to ``shape``) in its own dtype or ``dtype``; strong; every bit of the
     value kept (-0.0, NaN payloads); a zero-copy broadcast view of the value."""
-    shape = _shape(shape)
-    value = _C.convert_to_tensor(fill_value)
-    value = asarray(value, dtype=value.dtype if dtype is None else dtype)
-    try:
-        return _C.broadcast_to(value, shape)
-    except _C.errors.InvalidArgumentError:
-        raise ValueError(f"full: fill_value of shape {list(value.shape)} does not broadcast to shape {shape}") from None
-
-
-def _diagonal_grid(op, N, M, k):  # noqa: N803 (NumPy's names)
-    """Row indices shifted by ``k`` (a column) and column indices (a row) of an
-    ``N × M`` grid, to compare into ``eye``/``tri``; the comparison allocates n·m
-    bools (within lattensor's size limit, or an error)."""
-    n = int(N)
-    m = n if M is None else int(M)
-    if n < 0 or m < 0:
-        raise ValueError(f"{op}: negative dimensions are not allowed (N={n}, M={m})")
-    rows = _C.reshape(_C.range(n, dtype=_C.int64), [n, 1]) + int(k)
-    return rows, _C.reshape(_C.range(m, dtype=_C.int64), [1, m])
+    return _N.full(_shape(shape), fill_value, dtype)
 
 
 def eye(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
     """``tnp.eye(N, M=None, k=0, dtype=float)``: ones on diagonal ``k``."""
-    rows, cols = _diagonal_grid("eye", N, M, k)
-    return _C.cast(_C.equal(cols, rows), dtype)
+    return _N.eye(int(N), None if M is None else int(M), int(k), dtype)
 
 
 def identity(n, dtype=float):
@@ -187,30 +164,16 @@ def logical_not(x):
     return _N.logical_not(x)
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
 def dot(a, b):
     """``tnp.dot``: a scalar operand multiplies; otherwise the sum over ``a``'s last axis
     and ``b``'s second-to-last (its only one if 1-D), as NumPy. Runs as an einsum, so
-    mixed dtypes promote through the lattice."""
-    a, b = _C.convert_to_tensor(a), _C.convert_to_tensor(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return _C.multiply(a, b)
-    if a.ndim + b.ndim > len(_LETTERS):
-        raise ValueError(f"dot: ranks {a.ndim} and {b.ndim} need more than {len(_LETTERS) - 1} labels")
-    k = _LETTERS[-1]
-    left = _LETTERS[: a.ndim - 1]
-    if b.ndim == 1:
-        return _C.einsum(f"{left}{k},{k}->{left}", a, b)
-    right = _LETTERS[a.ndim - 1: a.ndim - 1 + b.ndim - 1]
-    lhs_b = right[:-1] + k + right[-1]
-    return _C.einsum(f"{left}{k},{lhs_b}->{left}{right}", a, b)
+    mixed dtypes promote through the lattice (``lattensor::tnp::dot``)."""
+    return _N.dot(a, b)
 
 
 def outer(a, b):
     """``tnp.outer``: ``ravel(a)[i] * ravel(b)[j]``; dtypes promote through the lattice."""
-    return _C.einsum("i,j->ij", ravel(a), ravel(b))
+    return _N.outer(a, b)
 
 
 def clip(a, a_min, a_max):
@@ -267,23 +230,7 @@ def meshgrid(*xi, indexing="xy"):
     broadcast to the grid's shape; ``indexing="xy"`` (the default) swaps the first two
     axes, ``"ij"`` does not. The inputs are converted to their lattice join first, as
     TF converts them to a common dtype; the results are strong."""
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
-    if not xi:
-        return []
-    dt, _ = _C.result_type(*xi)
-    vs = [ravel(asarray(v, dtype=dt)) for v in xi]
-    shape = [int(v.shape[0]) for v in vs]
-    if indexing == "xy" and len(vs) > 1:
-        shape[0], shape[1] = shape[1], shape[0]
-    out = []
-    for i, v in enumerate(vs):
-        axis = {0: 1, 1: 0}.get(i, i) if indexing == "xy" and len(vs) > 1 else i
-        view = [1] * len(vs)
-        view[axis] = shape[axis]
-        v = _C.reshape(v, view)
-        out.append(_C.broadcast_to(v, shape))
-    return out
+    return _N.meshgrid(*xi, indexing=indexing)
 
 
 # ---- predicates and array facts (NumPy's names; results are strong bool tensors) ----------
@@ -358,10 +305,7 @@ def sign(x):
     """``tnp.sign``: -1, 0 or 1 by the sign of each element (NaN stays NaN, ``z/|z|``
     for complex), in the input's dtype and weakness. Unsigned integers are 0 or 1 (as
     NumPy; TF has no kernel); bool is refused, as by NumPy and TF."""
-    x = _tensor(x)
-    if x.dtype.is_unsigned:
-        return _C.cast(_C.not_equal(x, 0), x.dtype)  # unsigned tensors are never weak
-    return _C.sign(x)
+    return _N.sign(x)
 
 
 def ndim(a):
@@ -430,26 +374,19 @@ def nansum(a, axis=None, dtype=None, keepdims=False):
     """``tnp.nansum``: ``sum`` with NaNs counted as zero; dtype and weakness are
     ``sum``'s (small integers widen to 32 bits; weak inputs give weak results, where
     TF's nansum is strong)."""
-    a = _tensor(a)
-    if a.dtype.is_floating or a.dtype.is_complex:
-        a = _C.where(isnan(a), _C.zeros_like(a), a)
-    return sum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _N.nansum(a, axis, dtype, keepdims)
 
 
 def nanprod(a, axis=None, dtype=None, keepdims=False):
     """``tnp.nanprod``: ``prod`` with NaNs counted as one; dtype and weakness are
     ``prod``'s."""
-    a = _tensor(a)
-    if a.dtype.is_floating or a.dtype.is_complex:
-        a = _C.where(isnan(a), _C.ones_like(a), a)
-    return prod(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    return _N.nanprod(a, axis, dtype, keepdims)
 
 
 def ptp(a, axis=None, keepdims=False):
     """``tnp.ptp``: ``max - min`` along ``axis`` (all axes if ``None``), in the input's
     dtype and weakness (integers wrap, as NumPy and TF)."""
-    a = _tensor(a)
-    return _C.subtract(amax(a, axis=axis, keepdims=keepdims), amin(a, axis=axis, keepdims=keepdims))
+    return _N.ptp(a, axis, keepdims)
 
 
 # ---- stacking, triangles, rolling ------------------------------------------------------
@@ -494,19 +431,14 @@ def dstack(tup):
 def tri(N, M=None, k=0, dtype=float):  # noqa: N803 (NumPy's names)
     """``tnp.tri(N, M=None, k=0, dtype=float)``: ones at and below diagonal ``k``,
     zeros above; strong, float32 by default."""
-    rows, cols = _diagonal_grid("tri", N, M, k)
-    return _C.cast(_C.greater_equal(rows, cols), dtype)
+    return _N.tri(int(N), None if M is None else int(M), int(k), dtype)
 
 
 def tril(m, k=0):
     """``tnp.tril``: the elements of the last two axes at and below diagonal ``k``,
     zeros above (``False`` for bool); the input's dtype and weakness, as ``triu``.
     Inputs of rank < 2 are a ValueError, as in TF."""
-    x = _tensor(m)
-    if x.ndim < 2:
-        raise ValueError("Argument to tril must have rank at least 2")
-    mask = tri(x.shape[-2], x.shape[-1], k, dtype=_C.bool)
-    return _C.where(mask, x, _C.zeros_like(x))
+    return _N.tril(m, int(k))
 
 
 def roll(a, shift, axis=None):
@@ -523,68 +455,27 @@ def inner(a, b):
     """``tnp.inner``: the sum over the last axes of ``a`` and ``b`` (a scalar operand
     multiplies); result shape ``a.shape[:-1] + b.shape[:-1]``. Runs as an einsum, so
     mixed dtypes join through the lattice."""
-    a, b = _tensor(a), _tensor(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return _C.multiply(a, b)
-    if a.ndim + b.ndim - 1 > len(_LETTERS):
-        raise ValueError(f"inner: ranks {a.ndim} and {b.ndim} need too many labels")
-    k = _LETTERS[-1]
-    la = _LETTERS[: a.ndim - 1]
-    lb = _LETTERS[a.ndim - 1: a.ndim - 1 + b.ndim - 1]
-    return _C.einsum(f"{la}{k},{lb}{k}->{la}{lb}", a, b)
+    return _N.inner(a, b)
 
 
 def vdot(a, b):
     """``tnp.vdot``: ``sum(conj(ravel(a)) * ravel(b))``, a 0-d tensor; dtypes join
     through the lattice."""
-    a, b = ravel(_tensor(a)), ravel(_tensor(b))
-    if a.dtype.is_complex:
-        a = _C.conj(a)
-    return _C.einsum("i,i->", a, b)
+    return _N.vdot(a, b)
 
 
 def tensordot(a, b, axes=2):
     """``tnp.tensordot``: sums over ``axes`` (an int ``n``: ``a``'s last ``n`` axes with
     ``b``'s first ``n``; or a pair of axis lists); the free axes of ``a`` then of ``b``
     remain. Runs as an einsum, so mixed dtypes join through the lattice."""
-    a, b = _tensor(a), _tensor(b)
-    if _np.ndim(axes) == 0:
-        n = int(axes)
-        if n < 0 or n > a.ndim or n > b.ndim:
-            raise ValueError(f"tensordot: axes={n} does not fit ranks {a.ndim} and {b.ndim}")
-        ax_a, ax_b = list(range(a.ndim - n, a.ndim)), list(range(n))
-    else:
-        ax_a, ax_b = axes
-        ax_a = [int(v) % _builtins.max(a.ndim, 1) for v in (ax_a if _np.ndim(ax_a) else [ax_a])]
-        ax_b = [int(v) % _builtins.max(b.ndim, 1) for v in (ax_b if _np.ndim(ax_b) else [ax_b])]
-        if len(ax_a) != len(ax_b):
-            raise ValueError(f"tensordot: {len(ax_a)} axes of a against {len(ax_b)} of b")
-    if a.ndim + b.ndim > len(_LETTERS):
-        raise ValueError(f"tensordot: ranks {a.ndim} and {b.ndim} need too many labels")
-    la = list(_LETTERS[: a.ndim])
-    lb = list(_LETTERS[a.ndim: a.ndim + b.ndim])
-    for i, j in zip(ax_a, ax_b):
-        lb[j] = la[i]
-    out = [c for i, c in enumerate(la) if i not in ax_a] + [c for j, c in enumerate(lb) if j not in ax_b]
-    return _C.einsum(f"{''.join(la)},{''.join(lb)}->{''.join(out)}", a, b)
+    return _N.tensordot(a, b, axes)
 
 
 def kron(a, b):
     """``tnp.kron``: the Kronecker product (the inputs' shapes padded with leading 1s
     to one rank; block ``i`` is ``a[i] * b``). Runs as an einsum, so mixed dtypes join
     through the lattice."""
-    a, b = _tensor(a), _tensor(b)
-    nd = _builtins.max(a.ndim, b.ndim)
-    if nd == 0:
-        return _C.einsum(",->", a, b)
-    if 2 * nd > len(_LETTERS):
-        raise ValueError(f"kron: rank {nd} needs too many labels")
-    sa = [1] * (nd - a.ndim) + list(a.shape)
-    sb = [1] * (nd - b.ndim) + list(b.shape)
-    a, b = _C.reshape(a, sa), _C.reshape(b, sb)
-    la, lb = _LETTERS[:nd], _LETTERS[nd: 2 * nd]
-    prod_ = _C.einsum(f"{la},{lb}->{''.join(x + y for x, y in zip(la, lb))}", a, b)
-    return _C.reshape(prod_, [int(x) * int(y) for x, y in zip(sa, sb)])
+    return _N.kron(a, b)
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
@@ -592,28 +483,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     ``axisb`` (``axis`` sets all three); two 2-vectors give the scalar z component,
     a 2-vector is taken with z = 0. Computed with ``*`` and ``-``, so dtypes and
     weakness join through the lattice; the components go along ``axisc``."""
-    if axis is not None:
-        axisa = axisb = axisc = axis
-    a = moveaxis(_tensor(a), int(axisa), 0)
-    b = moveaxis(_tensor(b), int(axisb), 0)
-    na, nb = int(a.shape[0]), int(b.shape[0])
-    if na not in (2, 3) or nb not in (2, 3):
-        raise ValueError(f"cross: incompatible dimensions for cross product (dimension must be 2 or 3), got {na} and {nb}")
-    mul, sub = _C.multiply, _C.subtract
-    z = sub(mul(a[0], b[1]), mul(a[1], b[0]))
-    if na == 2 and nb == 2:
-        return z
-    if na == 2:
-        x = mul(a[1], b[2])
-        y = _C.negative(mul(a[0], b[2]))
-    elif nb == 2:
-        x = _C.negative(mul(a[2], b[1]))
-        y = mul(a[2], b[0])
-    else:
-        x = sub(mul(a[1], b[2]), mul(a[2], b[1]))
-        y = sub(mul(a[2], b[0]), mul(a[0], b[2]))
-    out = _C.stack([x, y, z], 0)
-    return moveaxis(out, 0, int(axisc))
+    return _N.cross(a, b, int(axisa), int(axisb), int(axisc), None if axis is None else int(axis))
 
 
 def broadcast_arrays(*args):
@@ -712,12 +582,7 @@ def select(condlist, choicelist, default=0):
     """``tnp.select``: for each element, the value of ``choicelist[i]`` for the first true
     ``condlist[i]`` (nonzero is true), else ``default``; everything broadcast, the
     choices and ``default`` joined through the lattice (as ``where`` joins them)."""
-    if len(condlist) != len(choicelist):
-        raise ValueError(f"select: {len(condlist)} conditions for {len(choicelist)} choices")
-    out = _tensor(default)
-    for cond, choice in reversed(list(zip(condlist, choicelist))):
-        out = _C.where(_truth(cond), choice, out)
-    return out
+    return _N.select(condlist, choicelist, default)
 
 
 def compress(condition, a, axis=None):
@@ -730,38 +595,21 @@ def compress(condition, a, axis=None):
 def diag_indices(n, ndim=2):
     """``tnp.diag_indices``: ``ndim`` copies of ``range(n)`` (strong int32), the index
     arrays of the main diagonal of an ``(n,) * ndim`` array."""
-    if int(n) < 0:
-        raise ValueError(f"diag_indices: n must be non-negative, got {n}")
-    r = _C.range(int(n), dtype=_C.int32)
-    return tuple(r for _ in range(int(ndim)))
+    return _N.diag_indices(int(n), int(ndim))
 
 
 def ix_(*args):
     """``tnp.ix_``: open-mesh index arrays: the k-th 1-D input reshaped to have its
     length on axis k and 1 elsewhere (bool inputs become the indices of their true
     elements); dtype and weakness kept, as ``reshape``."""
-    out = []
-    for k, v in enumerate(args):
-        t = _tensor(v)
-        if t.ndim != 1:
-            raise ValueError(f"ix_: inputs must be 1-D, got rank {t.ndim}")
-        if t.dtype.is_bool:
-            t = nonzero(t)[0]
-        shape_ = [1] * len(args)
-        shape_[k] = int(t.shape[0])
-        out.append(_C.reshape(t, shape_))
-    return out
+    return _N.ix_(*args)
 
 
 def polyval(p, x):
     """``tnp.polyval``: the polynomial with coefficients ``p`` (highest degree first) at
     ``x``, by Horner's rule (``y = y * x + p[i]`` from ``y = zeros_like(x)``): dtypes and
     weakness join through the lattice."""
-    p, x = _tensor(p), _tensor(x)
-    y = _C.zeros_like(x)
-    for i in range(int(p.shape[0]) if p.ndim else 1):
-        y = _C.add(_C.multiply(y, x), p[i] if p.ndim else p)
-    return y
+    return _N.polyval(p, x)
 
 
 # ---- log-spaced ranges and NumPy's abstract dtype names --------------------------------
