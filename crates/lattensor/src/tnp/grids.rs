@@ -7,7 +7,7 @@ use super::{Value, asarray, nonzero, ravel, to_tensor};
 use crate::core::error::Error;
 use crate::core::error::Result;
 use crate::promote::{self, LatticeType};
-use crate::{DType, SliceArg, Tensor, ops, with_dtype};
+use crate::{DType, SliceArg, Tensor, ops};
 
 /// An `n × m` matrix (`m = n` if `None`) of `dtype` with ones where
 /// `keep(i, j)` and zeros elsewhere; strong.
@@ -192,20 +192,7 @@ pub fn tril(m: impl Into<Value>, k: isize) -> Result<Tensor> {
         "tril: the input must have rank at least 2, got shape {:?}; add axes first (e.g. atleast_2d)",
         m.shape()
     );
-    let r = m.rank();
-    let (rows, cols) = (m.shape()[r - 2], m.shape()[r - 1]);
-    let mut out = Tensor::zeros(m.shape(), m.dtype())?;
-    with_dtype!(m.dtype(), T, {
-        let src = m.to_vec::<T>()?;
-        let dst = out.data_mut::<T>();
-        for (idx, (o, x)) in dst.iter_mut().zip(src).enumerate() {
-            let (i, j) = ((idx / cols) % rows, idx % cols);
-            if j as isize - i as isize <= k {
-                *o = x;
-            }
-        }
-    });
-    Ok(out.with_weak(m.is_weak()))
+    super::shape::keep_band(&m, |offset| offset <= k)
 }
 
 /// `tnp.where(condition, x, y)`: `x` where `condition` is true (nonzero),

@@ -351,6 +351,12 @@ pub fn diagflat(v: impl Into<Value>, k: isize) -> Result<Tensor> {
 pub fn triu(m: impl Into<Value>, k: isize) -> Result<Tensor> {
     let m = to_tensor(m)?;
     need_rank("triu", &m, 2)?;
+    keep_band(&m, |offset| offset >= k)
+}
+
+/// `m` (rank ≥ 2) with the elements of each trailing matrix kept where
+/// `keep(j - i)` holds and zeros elsewhere; dtype and weakness kept.
+pub(super) fn keep_band(m: &Tensor, keep: impl Fn(isize) -> bool) -> Result<Tensor> {
     let r = m.rank();
     let (rows, cols) = (m.shape()[r - 2], m.shape()[r - 1]);
     let mut out = Tensor::zeros(m.shape(), m.dtype())?;
@@ -358,8 +364,8 @@ pub fn triu(m: impl Into<Value>, k: isize) -> Result<Tensor> {
         let src = m.to_vec::<T>()?;
         let dst = out.data_mut::<T>();
         for (idx, (o, x)) in dst.iter_mut().zip(src).enumerate() {
-            let (i, j) = ((idx / cols) % rows.max(1), idx % cols.max(1));
-            if j as isize - i as isize >= k {
+            let (i, j) = ((idx / cols.max(1)) % rows.max(1), idx % cols.max(1));
+            if keep(j as isize - i as isize) {
                 *o = x;
             }
         }
