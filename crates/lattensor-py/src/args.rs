@@ -666,3 +666,8 @@ pub fn clip_bounds(a_min: Opt<'_, '_>, a_max: Opt<'_, '_>) -> PyResult<(Option<V
     }
     Ok((lo, hi))
 }
+
+/// NumPy's `order=` ("C" or "F"); anything else is TF's `ValueError`.
+pub(crate) fn order_arg(op: &str, order: &str) -> PyResult<lattensor::tnp::Order> {
+    lattensor::tnp::Order::parse(op, order).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+}

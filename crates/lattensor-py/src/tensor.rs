@@ -440,9 +440,12 @@ impl PyTensor {
         run(py, self.t.numel(), || lattensor::tnp::ravel(&self.t)).map(PyTensor::new)
     }
 
-    /// `x.flatten()`: `tnp.ravel(x)` (tensors are immutable, so a view is a copy's equal).
-    fn flatten(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.ravel(py)
+    /// `x.flatten(order="C")`: `tnp.ravel(x)` in C order, or the first index
+    /// fastest for `order="F"` (tensors are immutable, so a view is a copy's equal).
+    #[pyo3(signature = (order = "C"))]
+    fn flatten(&self, py: Python<'_>, order: &str) -> PyResult<PyTensor> {
+        let order = args::order_arg("flatten", order)?;
+        run(py, self.t.numel(), || lattensor::tnp::flatten_in(&self.t, order)).map(PyTensor::new)
     }
 
     /// `x.transpose(*axes)`: `tnp.transpose(x, axes)`; no axes reverses them.
@@ -512,15 +515,17 @@ impl PyTensor {
         run(py, self.t.numel(), || self.t.cast(d)).map(PyTensor::new)
     }
 
-    /// The same values reinterpreted with a new shape (`tf.reshape`).
-    #[pyo3(signature = (*shape))]
-    fn reshape(&self, shape: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+    /// The same values reinterpreted with a new shape (`tf.reshape`), read
+    /// and written in NumPy's `order` ("C" or "F").
+    #[pyo3(signature = (*shape, order = "C"))]
+    fn reshape(&self, shape: &Bound<'_, PyTuple>, order: &str) -> PyResult<PyTensor> {
+        let order = args::order_arg("reshape", order)?;
         let s: Vec<isize> = if shape.len() == 1 && !shape.get_item(0)?.is_instance_of::<pyo3::types::PyInt>() {
             shape.get_item(0)?.extract()?
         } else {
             shape.extract()?
         };
-        self.t.reshape(&s).py().map(PyTensor::new)
+        lattensor::tnp::reshape_in(&self.t, &s, order).py().map(PyTensor::new)
     }
 
     /// Transposed view (axes reversed).

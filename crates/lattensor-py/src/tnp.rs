@@ -391,15 +391,13 @@ fn transpose(a: &Bound<'_, PyAny>, axes: Opt<'_, '_>) -> PyResult<PyTensor> {
 #[pyfunction]
 #[pyo3(signature = (a, newshape, order = "C"))]
 fn reshape(a: &Bound<'_, PyAny>, newshape: &Bound<'_, PyAny>, order: &str) -> PyResult<PyTensor> {
-    if order != "C" {
-        return Err(crate::errors::UnimplementedError::new_err("reshape: only order='C' is supported"));
-    }
+    let order = args::order_arg("reshape", order)?;
     let (v, _) = value(a)?;
     let s: Vec<isize> = match newshape.extract::<isize>() {
         Ok(n) => vec![n],
         Err(_) => newshape.extract()?,
     };
-    crate::args::run_quiet(|| tnp::reshape(v, &s)).py().map(PyTensor::new)
+    crate::args::run_quiet(|| tnp::reshape_in(v, &s, order)).py().map(PyTensor::new)
 }
 
 #[pyfunction]

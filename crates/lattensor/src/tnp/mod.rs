@@ -81,8 +81,8 @@ pub use reduce::{
     sum, trace, var,
 };
 pub use shape::{
-    diag, diagflat, diagonal, diff, expand_dims, flatten, flip, fliplr, flipud, moveaxis, ravel, repeat, reshape,
-    rot90, squeeze, swapaxes, take, transpose, triu, vander,
+    Order, diag, diagflat, diagonal, diff, expand_dims, flatten, flatten_in, flip, fliplr, flipud, moveaxis, ravel,
+    repeat, reshape, reshape_in, rot90, squeeze, swapaxes, take, transpose, triu, vander,
 };
 pub use split::{Sections, append, dsplit, hsplit, pad, split, vsplit};
 

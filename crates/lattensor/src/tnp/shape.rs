@@ -194,6 +194,60 @@ pub fn reshape(a: impl Into<Value>, newshape: &[isize]) -> Result<Tensor> {
     to_tensor(a)?.reshape(newshape)
 }
 
+/// The order in which [`reshape_in`] and [`flatten_in`] read and write
+/// elements (NumPy's `order=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Row-major: the last index changes fastest.
+    C,
+    /// Column-major (Fortran): the first index changes fastest.
+    F,
+}
+
+impl Order {
+    /// NumPy's spelling, `"C"` or `"F"` (TF's tnp takes no other).
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for any other string.
+    pub fn parse(op: &str, order: &str) -> Result<Order> {
+        match order {
+            "C" => Ok(Order::C),
+            "F" => Ok(Order::F),
+            _ => Err(Error::InvalidArgument(format!("{op}: unsupported order argument {order:?}; use \"C\" or \"F\""))),
+        }
+    }
+}
+
+/// [`reshape`] reading and writing the elements in `order` (`tnp.reshape(a,
+/// newshape, order)`): `Order::F` fills the new shape first index fastest, as
+/// NumPy. Keeps dtype and weakness; a view when the strides allow it.
+///
+/// ```
+/// use lattensor::tnp::{self, Order};
+/// let a = tnp::reshape_in(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3], Order::F).unwrap();
+/// assert_eq!(a.to_vec::<f32>().unwrap(), vec![1.0, 3.0, 5.0, 2.0, 4.0, 6.0]);
+/// ```
+///
+/// # Errors
+/// As [`reshape`].
+pub fn reshape_in(a: impl Into<Value>, newshape: &[isize], order: Order) -> Result<Tensor> {
+    let a = to_tensor(a)?;
+    match order {
+        Order::C => a.reshape(newshape),
+        Order::F => {
+            // column-major order is row-major order of the reversed axes
+            let reversed: Vec<isize> = newshape.iter().rev().copied().collect();
+            reversed_axes(&reversed_axes(&a)?.reshape(&reversed)?)
+        }
+    }
+}
+
+/// `a` with its axes in reverse order (a view).
+fn reversed_axes(a: &Tensor) -> Result<Tensor> {
+    let perm: Vec<usize> = (0..a.rank()).rev().collect();
+    a.transpose(&perm)
+}
+
 /// Inserts a length-1 axis at `axis` (`tnp.expand_dims`), a view.
 ///
 /// ```
@@ -252,6 +306,21 @@ pub fn ravel(a: impl Into<Value>) -> Result<Tensor> {
 /// As [`ravel`].
 pub fn flatten(a: impl Into<Value>) -> Result<Tensor> {
     ravel(a)
+}
+
+/// [`flatten`] in `order` (`x.flatten(order)`): `Order::F` reads the first
+/// index fastest.
+///
+/// ```
+/// use lattensor::tnp::{self, Order};
+/// let m = lattensor::constant(vec![vec![1, 2], vec![3, 4]]).unwrap();
+/// assert_eq!(tnp::flatten_in(&m, Order::F).unwrap().to_vec::<i32>().unwrap(), vec![1, 3, 2, 4]);
+/// ```
+///
+/// # Errors
+/// As [`ravel`].
+pub fn flatten_in(a: impl Into<Value>, order: Order) -> Result<Tensor> {
+    reshape_in(a, &[-1], order)
 }
 
 /// The diagonal with `offset` of the plane `(axis1, axis2)` (`tnp.diagonal`): the two
@@ -573,6 +642,23 @@ mod tests {
 
     fn m34() -> Tensor {
         Tensor::from_vec((0..12).collect::<Vec<i32>>(), &[3, 4]).unwrap()
+    }
+
+    #[test]
+    fn reshape_in_fortran_order_fills_the_first_index_fastest() {
+        // np.arange(24).reshape(2, 3, 4) reshaped to (4, -1) and flattened in order 'F'
+        let a = Tensor::from_vec((0..24).collect::<Vec<i64>>(), &[2, 3, 4]).unwrap();
+        let r = reshape_in(&a, &[4, -1], Order::F).unwrap();
+        assert_eq!(r.shape(), &[4, 6]);
+        let want: Vec<i64> = vec![0, 8, 5, 2, 10, 7, 12, 20, 17, 14, 22, 19, 4, 1, 9, 6, 3, 11, 16, 13, 21, 18, 15, 23];
+        assert_eq!(r.to_vec::<i64>().unwrap(), want);
+        let f = flatten_in(&a, Order::F).unwrap().to_vec::<i64>().unwrap();
+        assert_eq!(&f[..6], &[0, 12, 4, 16, 8, 20]);
+        assert_eq!(reshape_in(&a, &[24], Order::C).unwrap().to_vec::<i64>().unwrap(), (0..24).collect::<Vec<_>>());
+        assert!(reshape_in(&a, &[5, -1], Order::F).is_err());
+        assert!(Order::parse("reshape", "A").unwrap_err().to_string().contains("order"));
+        let s = reshape_in(Tensor::scalar(7i8), &[1, 1], Order::F).unwrap();
+        assert_eq!(s.shape(), &[1, 1]);
     }
 
     #[test]
