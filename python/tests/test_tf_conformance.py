@@ -27,3 +27,33 @@ def test_reshape_and_flatten_take_numpys_order():
     for bad in (lambda: tnp.reshape(x, (2, 3), order="A"), lambda: t.flatten("K"), lambda: t.reshape(24, order="X")):
         with pytest.raises(ValueError, match="order"):
             bad()
+
+
+def test_format_marks_weak_tensors_whatever_the_spec():
+    # TF: format(tf.constant(2), 'b') == '10 weakly typed'
+    assert format(tf.constant(2), "b") == "10 weakly typed"
+    assert format(tf.constant(2.5), ".3f") == "2.500 weakly typed"
+    assert format(tf.constant(2, tf.int32), "b") == "10"
+    assert format(tf.constant(2), "").endswith(" weakly typed")
+
+
+def test_round_of_a_tensor_is_tf_round():
+    x = tf.constant([0.5, 1.5, 2.5, -0.5], tf.float32)
+    r = round(x)
+    assert (r.dtype, r.numpy().tolist()) == (tf.float32, [0.0, 2.0, 2.0, -0.0])  # half to even
+    assert round(tf.constant([1.2345, 2.5], tf.float64), 2).numpy().tolist() == [1.23, 2.5]
+    w = round(tf.constant(2.5))
+    assert (w.dtype, w.weak, float(w)) == (tf.float32, True, 2.0)
+
+
+def test_math_mod_and_count_nonzero():
+    assert tf.math.mod is tf.math.floormod
+    assert tf.math.mod(tf.constant([-7, 7]), 3).numpy().tolist() == [2, 1]
+    x = tf.constant([[0, 1, 2], [0, 0, 3]])
+    n = tf.math.count_nonzero(x)
+    assert (n.dtype, n.weak, int(n)) == (tf.int64, False, 3)
+    assert tf.math.count_nonzero(x, axis=1).numpy().tolist() == [2, 1]
+    k = tf.math.count_nonzero(x, axis=0, keepdims=True, dtype=tf.int32)
+    assert (k.dtype, k.shape, k.numpy().tolist()) == (tf.int32, (1, 3), [[0, 1, 2]])
+    assert int(tf.math.count_nonzero(tf.constant([True, False, True]))) == 2
+    assert tnp.count_nonzero(x, axis=1, keepdims=True).shape == (2, 1)

@@ -129,12 +129,23 @@ impl PyTensor {
     /// `f"{t}"`: the values (`5`, or `5 weakly typed` for a weak tensor, as TF prints).
     fn __format__(slf: &Bound<'_, Self>, spec: &str) -> PyResult<String> {
         let t = &slf.get().t;
-        if spec.is_empty() {
-            let text = numpy_text(slf, false)?;
-            return Ok(if t.is_weak() { format!("{text} weakly typed") } else { text });
+        let text: String = if spec.is_empty() {
+            numpy_text(slf, false)?
+        } else {
+            Self::numpy(slf)?.call_method1("__format__", (spec,))?.extract()?
+        };
+        // TF marks a weak tensor's text whatever the spec: format(tf.constant(2), "b") == "10 weakly typed"
+        Ok(if t.is_weak() { format!("{text} weakly typed") } else { text })
+    }
+
+    /// `round(x)` and `round(x, ndigits)`: `tf.math.round` (half to even) of
+    /// every element, or `tnp.around(x, ndigits)`; a tensor either way.
+    #[pyo3(signature = (ndigits = None))]
+    fn __round__(&self, py: Python<'_>, ndigits: Option<i32>) -> PyResult<PyTensor> {
+        match ndigits {
+            None => run(py, self.t.numel(), || ops::round(&self.t)).map(PyTensor::new),
+            Some(d) => run(py, self.t.numel(), || lattensor::tnp::around(&self.t, d)).map(PyTensor::new),
         }
-        let v = Self::numpy(slf)?;
-        v.call_method1("__format__", (spec,))?.extract()
     }
 
     fn __len__(&self) -> PyResult<usize> {

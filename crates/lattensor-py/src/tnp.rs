@@ -654,11 +654,11 @@ closeness!(isclose, allclose);
 reduce_plain!(all, any);
 
 #[pyfunction]
-#[pyo3(signature = (a, axis = None))]
-fn count_nonzero(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>) -> PyResult<PyTensor> {
+#[pyo3(signature = (a, axis = None, *, keepdims = false))]
+fn count_nonzero(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
     let (v, n) = value(a)?;
     let ax = axes(axis)?;
-    run(py, n, || tnp::count_nonzero(v, ax)).map(PyTensor::new)
+    run(py, n, || tnp::count_nonzero(v, ax, keepdims)).map(PyTensor::new)
 }
 
 #[pyfunction]

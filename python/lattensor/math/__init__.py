@@ -22,3 +22,17 @@ _bind(
     reduce_any reduce_all cumsum cumprod argmax argmin
     """.split(),
 )
+
+mod = floormod  # TF's alias: tf.math.mod is tf.math.floormod
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=None, name=None):  # noqa: A002 (TF's names)
+    """``tf.math.count_nonzero(input, axis=None, keepdims=None, dtype=tf.int64)``: how
+    many elements of ``input`` along ``axis`` (all if ``None``) are not zero (not
+    ``False`` for bool), as a strong ``dtype`` (int64 by default)."""
+    import lattensor as _tf
+    import lattensor.experimental.numpy as _tnp
+
+    del name
+    counts = _tnp.count_nonzero(input, axis, keepdims=bool(keepdims))
+    return counts if dtype is None else _tf.cast(counts, dtype)

@@ -249,15 +249,18 @@ pub fn any(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result
 }
 
 /// The number of nonzero (true; NaN counts) elements along `axis`
-/// (`tnp.count_nonzero`), strong int64.
+/// (`tnp.count_nonzero`, `tf.math.count_nonzero`), strong int64; `keepdims`
+/// keeps the counted axes with length 1.
 ///
 /// ```
-/// let n = lattensor::tnp::count_nonzero([0.0, f64::NAN, 2.0], None).unwrap();
+/// let n = lattensor::tnp::count_nonzero([0.0, f64::NAN, 2.0], None, false).unwrap();
 /// assert_eq!(n.item::<i64>().unwrap(), 2);
+/// let m = lattensor::tnp::count_nonzero(vec![vec![0, 1], vec![2, 3]], 1, true).unwrap();
+/// assert_eq!((m.shape(), m.to_vec::<i64>().unwrap()), (&[2usize, 1][..], vec![1, 2]));
 /// ```
 ///
 /// # Errors
 /// As [`all`].
-pub fn count_nonzero(a: impl Into<Value>, axis: impl Into<Axes>) -> Result<Tensor> {
-    count_true(&to_tensor(a)?, axis.into(), false)
+pub fn count_nonzero(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
+    count_true(&to_tensor(a)?, axis.into(), keepdims)
 }

@@ -364,10 +364,11 @@ def any(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
     return _N.any(a, _axis(axis), bool(keepdims))
 
 
-def count_nonzero(a, axis=None):
+def count_nonzero(a, axis=None, *, keepdims=False):
     """``tnp.count_nonzero``: the number of nonzero (true; NaN counts) elements along
-    ``axis`` (all axes if ``None``); a strong int64 tensor."""
-    return _N.count_nonzero(a, _axis(axis))
+    ``axis`` (all axes if ``None``; kept with length 1 if ``keepdims``); a strong
+    int64 tensor."""
+    return _N.count_nonzero(a, _axis(axis), keepdims=keepdims)
 
 
 def nansum(a, axis=None, dtype=None, keepdims=False):
