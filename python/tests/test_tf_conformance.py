@@ -57,3 +57,11 @@ def test_math_mod_and_count_nonzero():
     assert (k.dtype, k.shape, k.numpy().tolist()) == (tf.int32, (1, 3), [[0, 1, 2]])
     assert int(tf.math.count_nonzero(tf.constant([True, False, True]))) == 2
     assert tnp.count_nonzero(x, axis=1, keepdims=True).shape == (2, 1)
+
+
+def test_einsum_refuses_unknown_keywords():
+    a = tf.ones([2, 2])
+    # TF: TypeError for keywords other than name and optimize
+    with pytest.raises(TypeError, match="invalid1"):
+        tf.einsum("ij,jk->ik", a, a, name="n", invalid1="v")
+    assert tf.einsum("ij,jk->ik", a, a, name="n", optimize="greedy").shape == (2, 2)

@@ -219,7 +219,9 @@ fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound
     .map(PyTensor::new)
 }
 
-/// `tf.einsum(equation, *inputs)`: TF's equation rules; mixed dtypes promote through the lattice.
+/// `tf.einsum(equation, *inputs, name=None, optimize='greedy')`: TF's
+/// equation rules; mixed dtypes promote through the lattice. Any other keyword
+/// is a `TypeError`, as in TF.
 #[pyfunction]
 #[pyo3(signature = (equation, *inputs, **kwargs))]
 pub fn einsum(
@@ -228,7 +230,22 @@ pub fn einsum(
     inputs: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
 ) -> PyResult<PyTensor> {
-    let _ = kwargs;
+    if let Some(kw) = kwargs {
+        let unknown: Vec<String> = kw
+            .keys()
+            .iter()
+            .map(|k| k.str().map(|s| s.to_string()))
+            .collect::<PyResult<Vec<_>>>()?
+            .into_iter()
+            .filter(|k| k != "name" && k != "optimize")
+            .collect();
+        if !unknown.is_empty() {
+            return Err(PyTypeError::new_err(format!(
+                "Invalid keyword arguments for this function: {} (einsum takes name and optimize)",
+                unknown.join(", ")
+            )));
+        }
+    }
     einsum_with(py, false, equation, inputs)
 }
 
