@@ -65,3 +65,15 @@ def test_einsum_refuses_unknown_keywords():
     with pytest.raises(TypeError, match="invalid1"):
         tf.einsum("ij,jk->ik", a, a, name="n", invalid1="v")
     assert tf.einsum("ij,jk->ik", a, a, name="n", optimize="greedy").shape == (2, 2)
+
+
+def test_full_like_broadcasts_an_array_fill_value():
+    a = tf.constant([-3.383, 3.037], tf.float16)
+    # TF and NumPy: strong float16 [1., 2.]
+    r = tnp.full_like(a, tf.constant([1.0, 2.0], tf.float64))
+    assert (r.dtype, r.weak, r.numpy().tolist()) == (tf.float16, False, [1.0, 2.0])
+    m = tnp.full_like(tf.zeros([2, 3], tf.int32), [7, 8, 9])
+    assert (m.dtype, m.numpy().tolist()) == (tf.int32, [[7, 8, 9], [7, 8, 9]])
+    # TF's broadcast_to refuses it with InvalidArgumentError
+    with pytest.raises(tf.errors.InvalidArgumentError, match="broadcast"):
+        tnp.full_like(tf.zeros([2, 3]), [1.0, 2.0])

@@ -201,7 +201,7 @@ fn full_like(
     shape: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let (v, _) = value(a)?;
-    let fill = literal(fill_value)?;
+    let (fill, _) = value(fill_value)?;
     let d = opt_dtype(dtype)?;
     let s: Option<Vec<usize>> = shape.filter(|s| !s.is_none()).map(|s| s.extract()).transpose()?;
     crate::args::run_quiet(|| tnp::full_like(v, fill, d, s.as_deref())).py().map(PyTensor::new)

@@ -143,31 +143,50 @@ pub fn ones_like(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
 
 /// `fill_value` in the shape of `a` (or `shape`, which TF 2.21 does not support), of
 /// `a`'s dtype and weakness unless `dtype` is given; the value converts with cast
-/// semantics (`2.5` fills an int tensor with 2).
+/// semantics (`2.5` fills an int tensor with 2). An array `fill_value` broadcasts
+/// to the shape, as in TF and NumPy.
 ///
 /// ```
-/// let f = lattensor::numpy::full_like(vec![1, 2], 2.5, None, None).unwrap();
+/// use lattensor::{tnp, DType, Tensor};
+/// let f = tnp::full_like(vec![1, 2], 2.5, None, None).unwrap();
 /// assert_eq!(f.to_vec::<i32>().unwrap(), vec![2, 2]);
-/// let g = lattensor::numpy::full_like(vec![1, 2], 7, None, Some(&[2, 2][..])).unwrap();
+/// let g = tnp::full_like(vec![1, 2], 7, None, Some(&[2, 2][..])).unwrap();
 /// assert_eq!(g.shape(), &[2, 2]);
+/// // an array fill value: strong float16 [1, 2] from a float64 tensor
+/// let h16 = Tensor::from_vec(vec![half::f16::from_f32(-3.4), half::f16::from_f32(3.0)], &[2]).unwrap();
+/// let h = tnp::full_like(&h16, Tensor::from_vec(vec![1.0f64, 2.0], &[2]).unwrap(), None, None).unwrap();
+/// assert_eq!((h.dtype(), h.is_weak(), h.to_vec::<f32>().unwrap()), (DType::F16, false, vec![1.0, 2.0]));
 /// ```
 ///
 /// # Errors
-/// As [`empty_like`].
+/// As [`empty_like`]; [`Error::InvalidArgument`] if an array `fill_value`
+/// does not broadcast to the shape.
 pub fn full_like(
     a: impl Into<Value>,
-    fill_value: impl Into<Scalar>,
+    fill_value: impl Into<Value>,
     dtype: Option<DType>,
     shape: Option<&[usize]>,
 ) -> Result<Tensor> {
     let a = to_tensor(a)?;
-    match shape {
-        None => crate::full_like(&a, fill_value, dtype),
-        Some(s) => {
-            let d = dtype.unwrap_or(a.dtype());
-            Ok(crate::full(s, fill_value, d)?.with_weak(a.is_weak() && dtype.is_none()))
+    let d = dtype.unwrap_or(a.dtype());
+    let weak = a.is_weak() && dtype.is_none();
+    let fill = match fill_value.into() {
+        Value::Literal(s) => {
+            return match shape {
+                None => crate::full_like(&a, s, dtype),
+                Some(shape) => Ok(crate::full(shape, s, d)?.with_weak(weak)),
+            };
         }
-    }
+        v => to_tensor(v)?.cast(d)?,
+    };
+    let shape = shape.unwrap_or(a.shape());
+    let view = fill.broadcast_to(shape).map_err(|_| {
+        crate::Error::InvalidArgument(format!(
+            "full_like: fill_value of shape {:?} does not broadcast to shape {shape:?}",
+            fill.shape()
+        ))
+    })?;
+    Ok(view.with_weak(weak))
 }
 
 /// `fill_value` broadcast to `shape` (`tnp.full`): any array-like that
