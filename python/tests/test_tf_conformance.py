@@ -77,3 +77,26 @@ def test_full_like_broadcasts_an_array_fill_value():
     # TF's broadcast_to refuses it with InvalidArgumentError
     with pytest.raises(tf.errors.InvalidArgumentError, match="broadcast"):
         tnp.full_like(tf.zeros([2, 3]), [1.0, 2.0])
+
+
+def test_asarray_of_a_tensor_is_the_tensor():
+    z = tf.constant([1.0, 2.0])
+    assert tnp.asarray(z) is z and tnp.asanyarray(z) is z
+    assert tnp.asarray(z, dtype=z.dtype) is z
+    c = tnp.asarray(z, dtype=tnp.float64)
+    assert c is not z and c.dtype == tf.float64
+
+
+def test_result_type_takes_numpy_dtypes():
+    # TF: tf.result_type(np.dtype(np.float32)) == (float32, False)
+    assert tf.result_type(np.dtype(np.float32)) == (tf.float32, False)
+    assert tf.result_type(np.dtype("int8"), 1.5) == tf.result_type(tf.int8, 1.5)
+    with pytest.raises(NotImplementedError):
+        tf.result_type(np.dtype([("a", np.int32)]))
+
+
+def test_argmax_of_a_scalar():
+    # TF and NumPy: tnp.argmax(5, axis=0) and axis=-1 are 0
+    for f in (tnp.argmax, tnp.argmin):
+        for axis in (0, -1, None):
+            assert int(f(5, axis=axis)) == 0

@@ -729,6 +729,15 @@ pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::classes::P
             Err(_) if o.is_instance_of::<pyo3::types::PyType>() || o.is_instance_of::<pyo3::types::PyString>() => {
                 lattensor::LatticeType::strong(as_dtype(&o)?)
             }
+            // a NumPy dtype instance, `np.dtype(np.float32)`, as in TF; a structured one is refused as TF does
+            Err(_) if o.is_instance(&args::numpy(o.py())?.getattr("dtype")?)? => {
+                if !o.getattr("fields")?.is_none() {
+                    return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!(
+                        "result_type: structured NumPy dtype {o} has no TF dtype"
+                    )));
+                }
+                lattensor::LatticeType::strong(as_dtype(&o)?)
+            }
             Err(_) => match arg(&o)? {
                 Arg::Scalar(s) => s.lattice_type().py()?,
                 a => a.tensor()?.lattice_type(),

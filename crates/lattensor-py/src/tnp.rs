@@ -190,7 +190,28 @@ macro_rules! like_dtype {
         }
     )*};
 }
-like_dtype!(asarray, asanyarray, ascontiguousarray, empty_like, zeros_like, ones_like);
+like_dtype!(ascontiguousarray, empty_like, zeros_like, ones_like);
+
+macro_rules! as_array {
+    ($($name:ident),*) => {$(
+        /// A tensor whose dtype already matches is returned as the same object
+        /// (`tnp.asarray(z) is z`, as in TF and NumPy); anything else converts.
+        #[pyfunction]
+        #[pyo3(signature = (a, dtype = None))]
+        fn $name<'py>(a: &Bound<'py, PyAny>, dtype: Opt<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+            let d = opt_dtype(dtype)?;
+            if let Ok(t) = a.cast::<PyTensor>() {
+                if d.is_none_or(|d| d == t.get().t.dtype()) {
+                    return Ok(a.clone());
+                }
+            }
+            let (v, _) = value(a)?;
+            let t = crate::args::run_quiet(|| tnp::$name(v, d)).py().map(PyTensor::new)?;
+            Ok(Bound::new(a.py(), t)?.into_any())
+        }
+    )*};
+}
+as_array!(asarray, asanyarray);
 
 #[pyfunction]
 #[pyo3(signature = (a, fill_value, dtype = None, shape = None))]

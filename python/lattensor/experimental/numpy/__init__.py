@@ -197,17 +197,23 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def argmax(a, axis=None):
     """``tnp.argmax``: the first index of the maximum along ``axis`` (``None``: of the
-    flattened input), int64; the first NaN wins, as NumPy."""
-    if axis is None:
+    flattened input), int64; the first NaN wins, as NumPy. A 0-d input has the
+    index 0 along axis 0 or -1, as in NumPy and TF."""
+    if axis is None or _is_0d_axis(a, axis):
         return _C.argmax(ravel(a), 0)
     return _C.argmax(a, axis)
 
 
 def argmin(a, axis=None):
     """``tnp.argmin``: as ``argmax``, for the minimum."""
-    if axis is None:
+    if axis is None or _is_0d_axis(a, axis):
         return _C.argmin(ravel(a), 0)
     return _C.argmin(a, axis)
+
+
+def _is_0d_axis(a, axis):
+    """Whether ``a`` is 0-d and ``axis`` names its one position (0 or -1)."""
+    return axis in (0, -1) and _C.convert_to_tensor(a).ndim == 0
 
 
 # ---- index and tiling functions -------------------------------------------------------
