@@ -100,3 +100,18 @@ def test_argmax_of_a_scalar():
     for f in (tnp.argmax, tnp.argmin):
         for axis in (0, -1, None):
             assert int(f(5, axis=axis)) == 0
+
+
+def test_arange_keeps_a_strong_arguments_dtype_and_strength():
+    # TF: a strong argument gives a strong result of the arguments' result type
+    r = tnp.arange(tf.constant(4.0, tf.float64))
+    assert (r.dtype, r.weak, r.numpy().tolist()) == (tf.float64, False, [0.0, 1.0, 2.0, 3.0])
+    r = tnp.arange(tf.constant(5, tf.int32))
+    assert (r.dtype, r.weak) == (tf.int32, False)
+    r = tnp.arange(np.array(5), 10)
+    assert (r.dtype, r.weak, r.numpy().tolist()) == (tf.int64, False, [5, 6, 7, 8, 9])
+    r = tnp.arange(tf.constant(5.0, tf.float32), 10)
+    assert (r.dtype, r.weak) == (tf.float32, False)
+    # literals alone stay weak
+    w = tnp.arange(5)
+    assert (w.dtype, w.weak) == (tf.int32, True)

@@ -260,10 +260,28 @@ fn literal(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
 #[pyfunction]
 #[pyo3(signature = (start, stop = None, step = None, dtype = None))]
 fn arange(start: &Bound<'_, PyAny>, stop: Opt<'_, '_>, step: Opt<'_, '_>, dtype: Opt<'_, '_>) -> PyResult<PyTensor> {
+    let given: Vec<&Bound<'_, PyAny>> =
+        [Some(start), stop, step].into_iter().flatten().filter(|x| !x.is_none()).collect();
     let s = literal(start)?;
     let e = stop.filter(|x| !x.is_none()).map(literal).transpose()?;
     let st = step.filter(|x| !x.is_none()).map(literal).transpose()?.unwrap_or(Scalar::Int(1));
-    let d = opt_dtype(dtype)?;
+    let mut d = opt_dtype(dtype)?;
+    if d.is_none() {
+        // a strong tensor argument keeps its dtype and strength (TF: result_type of the arguments)
+        let mut types = Vec::with_capacity(given.len());
+        for o in given {
+            types.push(match arg(o)? {
+                Arg::Scalar(s) => s.lattice_type().py()?,
+                a => a.tensor()?.lattice_type(),
+            });
+        }
+        // (a join the mode refuses is reported by arange itself, as before)
+        if let Ok(joined) = crate::args::run_quiet(|| lattensor::promote::result_type(&types))
+            && !joined.weak
+        {
+            d = Some(joined.dtype);
+        }
+    }
     crate::args::run_quiet(|| tnp::arange(s, e, st, d)).py().map(PyTensor::new)
 }
 
