@@ -115,3 +115,12 @@ def test_arange_keeps_a_strong_arguments_dtype_and_strength():
     # literals alone stay weak
     w = tnp.arange(5)
     assert (w.dtype, w.weak) == (tf.int32, True)
+
+
+def test_image_ops_keep_a_weak_images_weakness():
+    x = tf.constant([[0.5, 0.25]])  # weak float32
+    for y in (tf.image.adjust_brightness(x, 0.1), tf.image.adjust_gamma(x, 2.0),
+              tf.image.random_brightness(x, 0.2), tf.image.stateless_random_brightness(x, 0.2, seed=(1, 2))):
+        assert (y.dtype, y.weak) == (tf.float32, True)
+    assert tf.image.adjust_gamma(tf.constant([[0.5, 0.25]], tf.float32), 2.0).weak is False
+    assert tf.image.adjust_brightness(x, 0.1).numpy().tolist() == [[0.6000000238418579, 0.3499999940395355]]

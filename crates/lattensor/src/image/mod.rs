@@ -184,8 +184,9 @@ pub fn convert_image_dtype(image: &Tensor, dtype: DType, saturate: bool) -> Resu
 /// the [module docs](self)). `delta` — a literal or a tensor broadcastable to
 /// the image, usually a scalar in `(-1, 1)` — is cast to the working float
 /// dtype first (a float literal is rounded to `float32` on the way, as TF's
-/// `tf.cast(0.1, tf.float16)` does). The result has the image's dtype and shape
-/// and is strong.
+/// `tf.cast(0.1, tf.float16)` does). The result has the image's dtype, shape
+/// and weakness (the guide lists the op as a WeakTensor API; TF 2.21's export
+/// returns a strong tensor, see `docs/deviations.md`).
 ///
 /// ```
 /// use lattensor::{image, DType, Tensor};
@@ -208,7 +209,7 @@ pub fn adjust_brightness<'a>(image: &Tensor, delta: impl Into<Operand<'a>>) -> R
     all_mode(|| {
         let flt = working_float(image)?;
         let adjusted = ops::add(&flt, &delta.cast(flt.dtype())?)?;
-        Ok(convert_image_dtype(&adjusted, orig, true)?.with_weak(false))
+        Ok(convert_image_dtype(&adjusted, orig, true)?.with_weak(image.is_weak()))
     })
 }
 
@@ -255,7 +256,7 @@ fn in_result_dtype(op: &str, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// rounded to `float16`, as in TF), and a `float64` gamma makes the power run
 /// in `float64` before the result is converted back to the image's dtype (TF
 /// does the same). TF's defaults are `gamma = 1`, `gain = 1`. The result has
-/// the image's dtype and is strong.
+/// the image's dtype and weakness, as [`adjust_brightness`].
 ///
 /// The power is the correctly rounded `powf`/`pow` of the platform; TF's
 /// vectorised Eigen `pow` is sometimes one ulp further from the true value.
@@ -291,7 +292,7 @@ pub fn adjust_gamma<'a>(image: &Tensor, gamma: impl Into<Operand<'a>>, gain: imp
             supported: format!("a real gain; the adjusted image would be {}", adjusted.dtype()),
         });
     }
-    Ok(all_mode(|| convert_image_dtype(&adjusted, orig, true))?.with_weak(false))
+    Ok(all_mode(|| convert_image_dtype(&adjusted, orig, true))?.with_weak(image.is_weak()))
 }
 
 /// Padding of [`extract_patches`], as TF's `padding` string.
@@ -468,7 +469,7 @@ fn stateless_delta(max_delta: f64, seed: [i64; 2]) -> f32 {
 /// output word become a float32 `u` in `[0, 1)`, and `delta = u · (hi - lo) + lo`
 /// in float32 with `lo = float32(-max_delta)`, `hi = float32(max_delta)`. TF
 /// accepts int32 or int64 seeds; int32 seeds are sign-extended, so `[i64; 2]`
-/// covers both. The result has the image's dtype and is strong.
+/// covers both. The result has the image's dtype and weakness.
 ///
 /// ```
 /// use lattensor::{image, Tensor};
