@@ -124,3 +124,17 @@ def test_image_ops_keep_a_weak_images_weakness():
         assert (y.dtype, y.weak) == (tf.float32, True)
     assert tf.image.adjust_gamma(tf.constant([[0.5, 0.25]], tf.float32), 2.0).weak is False
     assert tf.image.adjust_brightness(x, 0.1).numpy().tolist() == [[0.6000000238418579, 0.3499999940395355]]
+
+
+def test_numpy_reductions_on_tensors_and_out():
+    t = tf.constant([[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]])
+    # NumPy passes out=None to the tensor's methods
+    assert np.asarray(np.amax(t, axis=1)).tolist() == [5.0, 4.0]
+    assert np.asarray(np.amin(t, axis=0)).tolist() == [1.0, 0.0, 2.0]
+    assert float(np.mean(t)) == 2.5
+    assert abs(float(np.var(t)) - np.var(t.numpy())) < 1e-6
+    # TF: tnp.amax/amin/mean/var(x, out=[]) raise ValueError
+    for f in (tnp.amax, tnp.amin, tnp.mean, tnp.var, tnp.sum, tnp.std):
+        with pytest.raises(ValueError, match="out"):
+            f(t, out=[])
+    assert tnp.amax(t, out=None).numpy() == 5.0

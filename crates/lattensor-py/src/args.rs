@@ -671,3 +671,14 @@ pub fn clip_bounds(a_min: Opt<'_, '_>, a_max: Opt<'_, '_>) -> PyResult<(Option<V
 pub(crate) fn order_arg(op: &str, order: &str) -> PyResult<lattensor::tnp::Order> {
     lattensor::tnp::Order::parse(op, order).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
+
+/// NumPy's `out=` argument, which tensors (immutable) cannot honour: only
+/// `None` is accepted; anything else is TF's `ValueError`.
+pub(crate) fn no_out(op: &str, out: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match out {
+        Some(o) if !o.is_none() => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{op}: setting out is not supported (tensors are immutable); use the returned tensor"
+        ))),
+        _ => Ok(()),
+    }
+}

@@ -483,31 +483,65 @@ impl PyTensor {
         run(py, self.t.numel(), || lattensor::tnp::clip(&self.t, lo, hi)).map(PyTensor::new)
     }
 
-    /// `x.max(axis=None, keepdims=False)`: `tnp.amax`.
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn max(&self, py: Python<'_>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<PyTensor> {
+    /// `x.max(axis=None, out=None, keepdims=False)`: `tnp.amax` (`out` must be
+    /// `None`; NumPy's `np.amax(x)` passes it).
+    #[pyo3(signature = (axis = None, out = None, keepdims = false))]
+    fn max(
+        &self,
+        py: Python<'_>,
+        axis: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
+        keepdims: bool,
+    ) -> PyResult<PyTensor> {
+        args::no_out("max", out)?;
         let ax = args::axes(axis)?;
         run(py, self.t.numel(), || lattensor::tnp::amax(&self.t, ax, keepdims)).map(PyTensor::new)
     }
 
-    /// `x.min(axis=None, keepdims=False)`: `tnp.amin`.
-    #[pyo3(signature = (axis = None, keepdims = false))]
-    fn min(&self, py: Python<'_>, axis: Option<&Bound<'_, PyAny>>, keepdims: bool) -> PyResult<PyTensor> {
+    /// `x.min(axis=None, out=None, keepdims=False)`: `tnp.amin`.
+    #[pyo3(signature = (axis = None, out = None, keepdims = false))]
+    fn min(
+        &self,
+        py: Python<'_>,
+        axis: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
+        keepdims: bool,
+    ) -> PyResult<PyTensor> {
+        args::no_out("min", out)?;
         let ax = args::axes(axis)?;
         run(py, self.t.numel(), || lattensor::tnp::amin(&self.t, ax, keepdims)).map(PyTensor::new)
     }
 
-    /// `x.mean(axis=None, dtype=None, keepdims=False)`: `tnp.mean`.
-    #[pyo3(signature = (axis = None, dtype = None, keepdims = false))]
+    /// `x.mean(axis=None, dtype=None, out=None, keepdims=False)`: `tnp.mean`.
+    #[pyo3(signature = (axis = None, dtype = None, out = None, keepdims = false))]
     fn mean(
         &self,
         py: Python<'_>,
         axis: Option<&Bound<'_, PyAny>>,
         dtype: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
         keepdims: bool,
     ) -> PyResult<PyTensor> {
+        args::no_out("mean", out)?;
         let (ax, d) = (args::axes(axis)?, opt_dtype(dtype)?);
         run(py, self.t.numel(), || lattensor::tnp::mean(&self.t, ax, d, keepdims)).map(PyTensor::new)
+    }
+
+    /// `x.var(axis=None, dtype=None, out=None, ddof=0, keepdims=False)`: `tnp.var`.
+    #[pyo3(signature = (axis = None, dtype = None, out = None, ddof = 0, keepdims = false))]
+    #[allow(clippy::too_many_arguments)] // NumPy's signature
+    fn var(
+        &self,
+        py: Python<'_>,
+        axis: Option<&Bound<'_, PyAny>>,
+        dtype: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
+        ddof: usize,
+        keepdims: bool,
+    ) -> PyResult<PyTensor> {
+        args::no_out("var", out)?;
+        let (ax, d) = (args::axes(axis)?, opt_dtype(dtype)?);
+        run(py, self.t.numel(), || lattensor::tnp::var(&self.t, ax, d, ddof, keepdims)).map(PyTensor::new)
     }
 
     /// `copy.copy(x)`: `x` itself (tensors are immutable).

@@ -290,8 +290,9 @@ fn arange(start: &Bound<'_, PyAny>, stop: Opt<'_, '_>, step: Opt<'_, '_>, dtype:
 macro_rules! reduce_dtype {
     ($($name:ident),*) => {$(
         #[pyfunction]
-        #[pyo3(signature = (a, axis = None, dtype = None, keepdims = false))]
-        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+        #[pyo3(signature = (a, axis = None, dtype = None, out = None, keepdims = false))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, dtype: Opt<'_, '_>, out: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+            args::no_out(stringify!($name), out)?;
             let (v, n) = value(a)?;
             let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
             run(py, n, || tnp::$name(v, ax, d, keepdims)).map(PyTensor::new)
@@ -303,8 +304,9 @@ reduce_dtype!(sum, prod, mean, nanmean, nansum, nanprod);
 macro_rules! reduce_plain {
     ($($name:ident),*) => {$(
         #[pyfunction]
-        #[pyo3(signature = (a, axis = None, keepdims = false))]
-        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+        #[pyo3(signature = (a, axis = None, out = None, keepdims = false))]
+        fn $name(py: Python<'_>, a: &Bound<'_, PyAny>, axis: Opt<'_, '_>, out: Opt<'_, '_>, keepdims: bool) -> PyResult<PyTensor> {
+            args::no_out(stringify!($name), out)?;
             let (v, n) = value(a)?;
             let ax = axes(axis)?;
             run(py, n, || tnp::$name(v, ax, keepdims)).map(PyTensor::new)
@@ -314,15 +316,18 @@ macro_rules! reduce_plain {
 reduce_plain!(amax, amin, max, min, ptp);
 
 #[pyfunction]
-#[pyo3(name = "std", signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
+#[pyo3(name = "std", signature = (a, axis = None, dtype = None, out = None, ddof = 0, keepdims = false))]
+#[allow(clippy::too_many_arguments)] // NumPy's signature
 fn std_dev(
     py: Python<'_>,
     a: &Bound<'_, PyAny>,
     axis: Opt<'_, '_>,
     dtype: Opt<'_, '_>,
+    out: Opt<'_, '_>,
     ddof: usize,
     keepdims: bool,
 ) -> PyResult<PyTensor> {
+    args::no_out("std", out)?;
     let (v, n) = value(a)?;
     let ax = axes(axis)?;
     let r = run(py, n, || tnp::std(v, ax, ddof, keepdims))?;
@@ -333,15 +338,18 @@ fn std_dev(
 }
 
 #[pyfunction]
-#[pyo3(signature = (a, axis = None, dtype = None, ddof = 0, keepdims = false))]
-fn var(
+#[pyo3(signature = (a, axis = None, dtype = None, out = None, ddof = 0, keepdims = false))]
+#[allow(clippy::too_many_arguments)] // NumPy's signature
+pub(crate) fn var(
     py: Python<'_>,
     a: &Bound<'_, PyAny>,
     axis: Opt<'_, '_>,
     dtype: Opt<'_, '_>,
+    out: Opt<'_, '_>,
     ddof: usize,
     keepdims: bool,
 ) -> PyResult<PyTensor> {
+    args::no_out("var", out)?;
     let (v, n) = value(a)?;
     let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
     run(py, n, || tnp::var(v, ax, d, ddof, keepdims)).map(PyTensor::new)

@@ -358,16 +358,16 @@ def _axis(axis):
     return [int(a) for a in axis] if isinstance(axis, (list, tuple)) else int(axis)
 
 
-def all(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
+def all(a, axis=None, out=None, keepdims=False):  # noqa: A001 (NumPy's name)
     """``tnp.all``: whether every element along ``axis`` (all axes if ``None``) is
     true (nonzero); a strong bool tensor (true for no elements)."""
-    return _N.all(a, _axis(axis), bool(keepdims))
+    return _N.all(a, _axis(axis), out=out, keepdims=bool(keepdims))
 
 
-def any(a, axis=None, keepdims=False):  # noqa: A001 (NumPy's name)
+def any(a, axis=None, out=None, keepdims=False):  # noqa: A001 (NumPy's name)
     """``tnp.any``: whether some element along ``axis`` is true (nonzero); a strong
     bool tensor (false for no elements)."""
-    return _N.any(a, _axis(axis), bool(keepdims))
+    return _N.any(a, _axis(axis), out=out, keepdims=bool(keepdims))
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
@@ -377,23 +377,23 @@ def count_nonzero(a, axis=None, *, keepdims=False):
     return _N.count_nonzero(a, _axis(axis), keepdims=keepdims)
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False):
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """``tnp.nansum``: ``sum`` with NaNs counted as zero; dtype and weakness are
     ``sum``'s (small integers widen to 32 bits; weak inputs give weak results, where
     TF's nansum is strong)."""
-    return _N.nansum(a, axis, dtype, keepdims)
+    return _N.nansum(a, axis, dtype, out=out, keepdims=keepdims)
 
 
-def nanprod(a, axis=None, dtype=None, keepdims=False):
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """``tnp.nanprod``: ``prod`` with NaNs counted as one; dtype and weakness are
     ``prod``'s."""
-    return _N.nanprod(a, axis, dtype, keepdims)
+    return _N.nanprod(a, axis, dtype, out=out, keepdims=keepdims)
 
 
-def ptp(a, axis=None, keepdims=False):
+def ptp(a, axis=None, out=None, keepdims=False):
     """``tnp.ptp``: ``max - min`` along ``axis`` (all axes if ``None``), in the input's
     dtype and weakness (integers wrap, as NumPy and TF)."""
-    return _N.ptp(a, axis, keepdims)
+    return _N.ptp(a, axis, out=out, keepdims=keepdims)
 
 
 # ---- stacking, triangles, rolling ------------------------------------------------------
