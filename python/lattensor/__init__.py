@@ -67,7 +67,7 @@ _bind(
     """.split(),
 )
 
-from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn, random  # noqa: E402
+from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
 
 
 def shape(input, out_type=None, name=None):  # noqa: A002 (TF's name)

@@ -138,3 +138,15 @@ def test_numpy_reductions_on_tensors_and_out():
         with pytest.raises(ValueError, match="out"):
             f(t, out=[])
     assert tnp.amax(t, out=None).numpy() == 5.0
+
+
+def test_raw_ops_einsum_expands_diagonals():
+    x = tf.constant([1, 2, 3], tf.int32)
+    d = tf.raw_ops.Einsum(inputs=[x], equation="i->ii")
+    assert (d.dtype, d.numpy().tolist()) == (tf.int32, [[1, 0, 0], [0, 2, 0], [0, 0, 3]])
+    m = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert tf.raw_ops.Einsum(inputs=[m, m], equation="ij,jk->ik").numpy().tolist() == [[7.0, 10.0], [15.0, 22.0]]
+    with pytest.raises(TypeError):
+        tf.raw_ops.Einsum([x], "i->ii")  # raw ops take keywords only
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.raw_ops.Einsum(inputs=[x, x], equation="i,i")

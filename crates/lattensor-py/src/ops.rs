@@ -219,6 +219,18 @@ fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound
     .map(PyTensor::new)
 }
 
+/// `tf.raw_ops.Einsum(inputs=[...], equation=...)`: the raw op's equation
+/// rules (an explicit `->`, repeated output labels expand a diagonal).
+#[pyfunction]
+#[pyo3(signature = (inputs, equation))]
+pub fn raw_einsum(py: Python<'_>, inputs: &Bound<'_, PyAny>, equation: &str) -> PyResult<PyTensor> {
+    let items: Vec<Bound<'_, PyAny>> = inputs.try_iter()?.collect::<PyResult<_>>()?;
+    let ts = items.iter().map(args::to_tensor).collect::<PyResult<Vec<_>>>()?;
+    let refs: Vec<&Tensor> = ts.iter().collect();
+    let work = ts.iter().map(Tensor::numel).max().unwrap_or(0);
+    run(py, work, || lattensor::einsum::einsum_raw(equation, &refs)).map(PyTensor::new)
+}
+
 /// `tf.einsum(equation, *inputs, name=None, optimize='greedy')`: TF's
 /// equation rules; mixed dtypes promote through the lattice. Any other keyword
 /// is a `TypeError`, as in TF.
@@ -815,6 +827,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(bitcast, m)?,
         wrap_pyfunction!(einsum, m)?,
         wrap_pyfunction!(numpy_einsum, m)?,
+        wrap_pyfunction!(raw_einsum, m)?,
         wrap_pyfunction!(matmul, m)?,
         wrap_pyfunction!(matrix_transpose, m)?,
         wrap_pyfunction!(clip_by_value, m)?,
