@@ -150,3 +150,11 @@ def test_raw_ops_einsum_expands_diagonals():
         tf.raw_ops.Einsum([x], "i->ii")  # raw ops take keywords only
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.raw_ops.Einsum(inputs=[x, x], equation="i,i")
+
+
+def test_average_checks_data_and_weights_in_safe_mode():
+    a, w = tf.constant([6, 6, 1], tf.int32), tf.constant([1.0, 2.0, 3.0])
+    # TF: the SAFE TypeError for int32 with float32, as tf.math.add of those
+    with tf.promotion_mode("safe"), pytest.raises(TypeError):
+        tnp.average(a, weights=w)
+    assert float(tnp.average(a, weights=w)) == 3.5

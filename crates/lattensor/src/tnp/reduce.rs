@@ -329,7 +329,8 @@ pub fn nanmean(a: impl Into<Value>, axis: impl Into<Axes>, dtype: Option<DType>,
 ///
 /// # Errors
 /// [`Error::InvalidArgument`] for an axis out of range or weights of the wrong shape;
-/// [`Error::Promotion`] if the mode refuses `a` with `weights`.
+/// [`Error::Promotion`] if the mode refuses `a` with `weights` as given (SAFE
+/// refuses int32 data with float32 weights, before `a` is made inexact).
 pub fn average(a: impl Into<Value>, axis: Option<isize>, weights: Option<&Tensor>) -> Result<Tensor> {
     average_returned(a, axis, weights).map(|(avg, _)| avg)
 }
@@ -352,7 +353,13 @@ pub fn average_returned(
     axis: Option<isize>,
     weights: Option<&Tensor>,
 ) -> Result<(Tensor, Tensor)> {
-    let a = to_inexact(&to_tensor(a)?)?;
+    let given = to_tensor(a)?;
+    if let Some(w) = weights {
+        // the data and the weights as given must join in the mode (SAFE refuses int32 with
+        // float32 weights, as TF does) before the data is made inexact
+        promote::promote_for("average", given.lattice_type(), w.lattice_type(), promote::current_mode())?;
+    }
+    let a = to_inexact(&given)?;
     let axes = axis.map_or(Axes::All, |ax| Axes::Some(vec![ax]));
     let Some(w) = weights else {
         let avg = ops::reduce_mean(&a, axes, false)?;
@@ -520,6 +527,22 @@ pub fn trace(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize, dty
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn average_checks_the_given_pair_in_the_mode() {
+        use crate::promote::{PromotionMode, with_mode};
+        let a = Tensor::from_vec(vec![6i32, 6, 1], &[3]).unwrap();
+        let w = Tensor::from_vec(vec![1.0f32, 2.0, 3.0], &[3]).unwrap();
+        // TF: SAFE refuses int32 with float32 weights, as tf.math.add does
+        let e = with_mode(PromotionMode::Safe, || average(&a, None, Some(&w))).unwrap_err();
+        assert_eq!(e.category(), crate::Category::Type);
+        let r = with_mode(PromotionMode::All, || average(&a, None, Some(&w))).unwrap();
+        // ALL mode: the data is made inexact first (float32), then joins the weights
+        assert_eq!((r.dtype(), r.item::<f32>().unwrap()), (crate::DType::F32, 3.5));
+        let f = Tensor::from_vec(vec![6.0f32, 6.0, 1.0], &[3]).unwrap();
+        let s = with_mode(PromotionMode::Safe, || average(&f, None, Some(&w))).unwrap();
+        assert_eq!(s.item::<f32>().unwrap(), 3.5);
+    }
 
     #[test]
     fn ptp_keeps_dtype_and_weakness() {
