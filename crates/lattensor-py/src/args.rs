@@ -682,3 +682,11 @@ pub(crate) fn no_out(op: &str, out: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         _ => Ok(()),
     }
 }
+
+/// The lattice type of a Python operand: a literal's (weak) or a tensor's.
+pub(crate) fn lattice_type_of(obj: &Bound<'_, PyAny>) -> PyResult<lattensor::LatticeType> {
+    Ok(match arg(obj)? {
+        Arg::Scalar(s) => s.lattice_type().py()?,
+        a => a.tensor()?.lattice_type(),
+    })
+}

@@ -750,10 +750,7 @@ pub fn result_type(operands: &Bound<'_, PyTuple>) -> PyResult<(crate::classes::P
                 }
                 lattensor::LatticeType::strong(as_dtype(&o)?)
             }
-            Err(_) => match arg(&o)? {
-                Arg::Scalar(s) => s.lattice_type().py()?,
-                a => a.tensor()?.lattice_type(),
-            },
+            Err(_) => args::lattice_type_of(&o)?,
         };
         types.push(t);
     }

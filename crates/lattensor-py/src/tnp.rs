@@ -268,13 +268,7 @@ fn arange(start: &Bound<'_, PyAny>, stop: Opt<'_, '_>, step: Opt<'_, '_>, dtype:
     let mut d = opt_dtype(dtype)?;
     if d.is_none() {
         // a strong tensor argument keeps its dtype and strength (TF: result_type of the arguments)
-        let mut types = Vec::with_capacity(given.len());
-        for o in given {
-            types.push(match arg(o)? {
-                Arg::Scalar(s) => s.lattice_type().py()?,
-                a => a.tensor()?.lattice_type(),
-            });
-        }
+        let types = given.into_iter().map(args::lattice_type_of).collect::<PyResult<Vec<_>>>()?;
         // (a join the mode refuses is reported by arange itself, as before)
         if let Ok(joined) = crate::args::run_quiet(|| lattensor::promote::result_type(&types))
             && !joined.weak

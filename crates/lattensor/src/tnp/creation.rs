@@ -179,14 +179,17 @@ pub fn full_like(
         }
         v => to_tensor(v)?.cast(d)?,
     };
-    let shape = shape.unwrap_or(a.shape());
-    let view = fill.broadcast_to(shape).map_err(|_| {
+    Ok(broadcast_fill("full_like", &fill, shape.unwrap_or(a.shape()))?.with_weak(weak))
+}
+
+/// `fill` broadcast to `shape` (a view), or `op`'s error naming both shapes.
+fn broadcast_fill(op: &str, fill: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    fill.broadcast_to(shape).map_err(|_| {
         crate::Error::InvalidArgument(format!(
-            "full_like: fill_value of shape {:?} does not broadcast to shape {shape:?}",
+            "{op}: fill_value of shape {:?} does not broadcast to shape {shape:?}",
             fill.shape()
         ))
-    })?;
-    Ok(view.with_weak(weak))
+    })
 }
 
 /// `fill_value` broadcast to `shape` (`tnp.full`): any array-like that
@@ -207,13 +210,7 @@ pub fn full_like(
 pub fn full(shape: &[usize], fill_value: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     let value = to_tensor(fill_value)?;
     let value = value.cast(dtype.unwrap_or(value.dtype()))?;
-    let view = value.broadcast_to(shape).map_err(|_| {
-        crate::Error::InvalidArgument(format!(
-            "full: fill_value of shape {:?} does not broadcast to shape {shape:?}",
-            value.shape()
-        ))
-    })?;
-    Ok(view.with_weak(false))
+    Ok(broadcast_fill("full", &value, shape)?.with_weak(false))
 }
 
 /// Evenly spaced values in `[start, stop)` (`tnp.arange`); with `stop = None` the
