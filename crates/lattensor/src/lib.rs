@@ -41,6 +41,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod autodiff;
 mod core;
 mod dispatch;
 pub mod doc;
@@ -77,6 +78,7 @@ pub use crate::core::storage::{
     set_storage_cache_bytes, storage_cache_bytes,
 };
 pub use crate::core::tensor::Tensor;
+pub use autodiff::{GradientTape, Source, UnconnectedGradients, custom_gradient};
 pub use ops::array_ops::{
     PadMode, Splits, expand_dims, identity, pad, reshape, split, squeeze, stop_gradient, transpose,
 };

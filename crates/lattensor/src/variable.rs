@@ -3,6 +3,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use crate::core::error::{Error, Result};
+use crate::core::tape;
 use crate::ops::creation::Value;
 use crate::promote::{self, LatticeType};
 use crate::{DType, Tensor, ops};
@@ -31,6 +32,9 @@ pub struct Variable {
     value: Mutex<Tensor>,
     dtype: DType,
     shape: Vec<usize>,
+    /// The variable's identity on gradient tapes: every value it holds carries it.
+    id: u64,
+    trainable: bool,
 }
 
 impl Variable {
@@ -39,8 +43,41 @@ impl Variable {
     /// # Errors
     /// As [`crate::constant`].
     pub fn new(initial: impl Into<Value>) -> Result<Variable> {
-        let t = crate::constant(initial)?.contiguous()?.with_weak(false);
-        Ok(Variable { dtype: t.dtype(), shape: t.shape().to_vec(), value: Mutex::new(t) })
+        let t = crate::constant(initial)?.contiguous()?.with_weak(false).untracked();
+        let id = tape::fresh_id();
+        t.tape_id.set(id);
+        Ok(Variable { dtype: t.dtype(), shape: t.shape().to_vec(), value: Mutex::new(t), id, trainable: true })
+    }
+
+    /// The same variable, trainable or not (`tf.Variable(..., trainable=)`):
+    /// gradient tapes watch trainable variables when they are read.
+    pub fn with_trainable(mut self, trainable: bool) -> Variable {
+        self.trainable = trainable;
+        self
+    }
+
+    /// Whether tapes watch the variable when it is read.
+    pub fn trainable(&self) -> bool {
+        self.trainable
+    }
+
+    /// The variable's identity on gradient tapes (see
+    /// [`GradientTape::watched_variable_ids`](crate::GradientTape::watched_variable_ids)).
+    pub fn tape_id(&self) -> u64 {
+        self.id
+    }
+
+    /// The current value, without telling the tapes it was read.
+    pub(crate) fn read_untracked(&self) -> Tensor {
+        self.lock().clone()
+    }
+
+    /// Stores `t` as the new value, carrying the variable's identity.
+    fn store(&self, guard: &mut MutexGuard<'_, Tensor>, t: Tensor) -> Tensor {
+        let t = t.untracked();
+        t.tape_id.set(self.id);
+        **guard = t.clone();
+        t
     }
 
     /// The variable's dtype.
@@ -54,7 +91,14 @@ impl Variable {
     }
 
     /// The current value (a snapshot; later updates do not change it).
+    ///
+    /// A trainable variable read while a gradient tape records is watched
+    /// by that tape (unless it was made with `watch_accessed_variables =
+    /// false`): gradients with respect to the variable sum over its reads.
     pub fn read(&self) -> Tensor {
+        if self.trainable {
+            tape::variable_read(self.id);
+        }
         self.lock().clone()
     }
 
@@ -90,9 +134,8 @@ impl Variable {
     /// forbidden pairs; [`Error::ShapeMismatch`] if the value does not broadcast
     /// to the variable's shape.
     pub fn assign(&self, value: impl Into<Value>) -> Result<Tensor> {
-        let t = self.convert("assign", value.into())?.contiguous()?;
-        *self.lock() = t.clone();
-        Ok(t)
+        let t = tape::paused(|| self.convert("assign", value.into())?.contiguous())?;
+        Ok(self.store(&mut self.lock(), t))
     }
 
     /// Adds `value` in place (atomically); returns the new value.
@@ -100,11 +143,12 @@ impl Variable {
     /// # Errors
     /// As [`Variable::assign`].
     pub fn assign_add(&self, value: impl Into<Value>) -> Result<Tensor> {
-        let v = self.convert("assign_add", value.into())?;
-        let mut guard = self.lock();
-        let new = ops::add(&*guard, &v)?;
-        *guard = new.clone();
-        Ok(new)
+        tape::paused(|| {
+            let v = self.convert("assign_add", value.into())?;
+            let mut guard = self.lock();
+            let new = ops::add(&*guard, &v)?;
+            Ok(self.store(&mut guard, new))
+        })
     }
 
     /// Subtracts `value` in place (atomically); returns the new value.
@@ -112,17 +156,18 @@ impl Variable {
     /// # Errors
     /// As [`Variable::assign`].
     pub fn assign_sub(&self, value: impl Into<Value>) -> Result<Tensor> {
-        let v = self.convert("assign_sub", value.into())?;
-        let mut guard = self.lock();
-        let new = ops::subtract(&*guard, &v)?;
-        *guard = new.clone();
-        Ok(new)
+        tape::paused(|| {
+            let v = self.convert("assign_sub", value.into())?;
+            let mut guard = self.lock();
+            let new = ops::subtract(&*guard, &v)?;
+            Ok(self.store(&mut guard, new))
+        })
     }
 }
 
 impl std::fmt::Display for Variable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let t = self.read();
+        let t = self.read_untracked();
         write!(
             f,
             "<Variable shape={} dtype={}, numpy={}>",

@@ -8,6 +8,7 @@
 //! | [`storage`] | shared, 64-byte-aligned bytes with a size limit |
 //! | [`layout`] | shape, strides and offset; views (reshape, transpose, slicing, broadcasting) |
 //! | [`tensor`] | storage + layout + dtype + weakness |
+//! | [`tape`] | tensor identities and the records gradient tapes keep |
 //! | [`error`] | [`Error`](error::Error) and its categories |
 //!
 //! Nothing here calls an op or a kernel: data flows down, from the facades
@@ -19,4 +20,5 @@ pub(crate) mod error;
 pub(crate) mod layout;
 pub(crate) mod scalar;
 pub(crate) mod storage;
+pub(crate) mod tape;
 pub(crate) mod tensor;

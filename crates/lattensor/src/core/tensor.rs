@@ -7,6 +7,7 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::{Layout, SliceArg, checked_numel};
 use crate::core::storage::Storage;
+use crate::core::tape::{self, TapeId, TapeOp};
 use crate::promote::LatticeType;
 
 /// An n-dimensional array with a runtime dtype.
@@ -33,6 +34,8 @@ pub struct Tensor {
     pub(crate) layout: Layout,
     pub(crate) dtype: DType,
     pub(crate) weak: bool,
+    /// Identity on the gradient tapes (0 until a tape tracks it).
+    pub(crate) tape_id: TapeId,
 }
 
 impl Tensor {
@@ -70,7 +73,13 @@ impl Tensor {
         })?;
         crate::core::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
         let storage = if zeroed { Storage::zeroed(bytes)? } else { Storage::for_overwrite(bytes)? };
-        Ok(Tensor { storage: Arc::new(storage), layout: Layout::contiguous(shape)?, dtype, weak: false })
+        Ok(Tensor {
+            storage: Arc::new(storage),
+            layout: Layout::contiguous(shape)?,
+            dtype,
+            weak: false,
+            tape_id: TapeId::default(),
+        })
     }
 
     /// A strong tensor that takes ownership of `data` (row-major) with `shape`.
@@ -94,7 +103,13 @@ impl Tensor {
             )));
         }
         let storage = Storage::from_bytes(T::slice_as_bytes(data))?;
-        Ok(Tensor { storage: Arc::new(storage), layout: Layout::contiguous(shape)?, dtype: T::DTYPE, weak: false })
+        Ok(Tensor {
+            storage: Arc::new(storage),
+            layout: Layout::contiguous(shape)?,
+            dtype: T::DTYPE,
+            weak: false,
+            tape_id: TapeId::default(),
+        })
     }
 
     /// A strong 0-d tensor.
@@ -105,6 +120,7 @@ impl Tensor {
             layout: Layout::from_parts(vec![], vec![], 0),
             dtype: T::DTYPE,
             weak: false,
+            tape_id: TapeId::default(),
         }
     }
 
@@ -129,6 +145,7 @@ impl Tensor {
             layout: Layout::contiguous(shape)?,
             dtype,
             weak: false,
+            tape_id: TapeId::default(),
         })
     }
 
@@ -139,6 +156,14 @@ impl Tensor {
     pub fn with_weak(mut self, weak: bool) -> Tensor {
         self.weak = LatticeType::weak_or_strong(self.dtype, weak).weak;
         self
+    }
+
+    /// The same tensor with no identity on the gradient tapes (gradients
+    /// stop here).
+    pub(crate) fn untracked(&self) -> Tensor {
+        let t = self.clone();
+        t.tape_id.set(0);
+        t
     }
 
     // ---- metadata -------------------------------------------------------
@@ -242,13 +267,19 @@ impl Tensor {
     /// A tensor from its parts; the caller guarantees that `layout` stays inside
     /// `storage` for elements of `dtype`, and that the bytes are valid for `dtype`.
     pub(crate) fn from_parts(storage: Arc<Storage>, layout: Layout, dtype: DType, weak: bool) -> Tensor {
-        Tensor { storage, layout, dtype, weak }
+        Tensor { storage, layout, dtype, weak, tape_id: TapeId::default() }
     }
 
     // ---- views ----------------------------------------------------------
 
     pub(crate) fn view(&self, layout: Layout) -> Tensor {
-        Tensor { storage: Arc::clone(&self.storage), layout, dtype: self.dtype, weak: self.weak }
+        Tensor {
+            storage: Arc::clone(&self.storage),
+            layout,
+            dtype: self.dtype,
+            weak: self.weak,
+            tape_id: TapeId::default(),
+        }
     }
 
     /// Reverses the axes (a view).
@@ -262,7 +293,8 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] if `perm` is not a permutation of the axes.
     pub fn transpose(&self, perm: &[usize]) -> Result<Tensor> {
-        Ok(self.view(self.layout.permute(perm)?))
+        let out = self.view(self.layout.permute(perm)?);
+        Ok(tape::record(&[self], out, || TapeOp::Transpose(perm.to_vec())))
     }
 
     /// Inserts an axis of length 1 (a view).
@@ -270,7 +302,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an axis outside `[-rank-1, rank]`.
     pub fn expand_dims(&self, axis: isize) -> Result<Tensor> {
-        Ok(self.view(self.layout.expand_dims(axis)?))
+        Ok(tape::record(&[self], self.view(self.layout.expand_dims(axis)?), || TapeOp::Reshape))
     }
 
     /// Removes length-1 axes: the given ones, or all if `axes` is empty (a view).
@@ -278,7 +310,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an axis out of range or not of length 1.
     pub fn squeeze(&self, axes: &[isize]) -> Result<Tensor> {
-        Ok(self.view(self.layout.squeeze(axes)?))
+        Ok(tape::record(&[self], self.view(self.layout.squeeze(axes)?), || TapeOp::Reshape))
     }
 
     /// Broadcasts to `shape` (a view with zero strides).
@@ -286,7 +318,7 @@ impl Tensor {
     /// # Errors
     /// [`Error::ShapeMismatch`] if the shapes are not compatible.
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor> {
-        Ok(self.view(self.layout.broadcast_to(shape)?))
+        Ok(tape::record(&[self], self.view(self.layout.broadcast_to(shape)?), || TapeOp::BroadcastTo))
     }
 
     /// Basic slicing, like `x[1:, ::-2, 3]` in Python (a view).
@@ -302,7 +334,11 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an index out of range, a zero step or too many indices.
     pub fn slice(&self, args: &[SliceArg]) -> Result<Tensor> {
-        Ok(self.view(self.layout.slice(args)?))
+        let out = self.view(self.layout.slice(args)?);
+        Ok(tape::record(&[self], out, || {
+            let args = args.to_vec();
+            TapeOp::Select(std::rc::Rc::new(move |t: &Tensor| t.slice(&args)))
+        }))
     }
 }
 

@@ -32,6 +32,7 @@ mod exec;
 pub mod numpy;
 mod parse;
 pub mod plan;
+mod taped;
 
 pub use numpy::{einsum as numpy_einsum, einsum_path as numpy_einsum_path};
 pub use parse::Front;
@@ -72,6 +73,9 @@ pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: Pa
     })?;
     let types: Vec<_> = operands.iter().map(|t| t.lattice_type()).collect();
     let result: DType = promote::result_type_for("einsum", &types, promote::current_mode())?.dtype;
+    if crate::core::tape::recording() && operands.iter().any(|t| t.tape_id.get() != 0) {
+        return taped::run(&prepared.resolved, operands, &prepared.path);
+    }
     exec::execute(&prepared.resolved, operands, result, &prepared.path)
 }
 

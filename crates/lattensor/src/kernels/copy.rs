@@ -10,6 +10,7 @@ use super::strided::{Run, Walk};
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
+use crate::core::tape::{self, TapeOp};
 use crate::core::tensor::infer_shape;
 use crate::{DType, Tensor, with_dtype};
 
@@ -113,7 +114,7 @@ impl Tensor {
             let dst = out.data_mut::<T>();
             copy_into(self, dst);
         });
-        Ok(out)
+        Ok(tape::record(&[self], out, || TapeOp::Cast))
     }
 
     /// The same elements with a new shape; one dimension may be `-1` (inferred).
@@ -123,12 +124,13 @@ impl Tensor {
     /// [`Error::InvalidArgument`] if the element counts differ or more than one `-1` is given.
     pub fn reshape(&self, shape: &[isize]) -> Result<Tensor> {
         let shape = infer_shape(shape, self.numel(), self.shape())?;
-        match self.layout.reshape_view(&shape) {
+        let compute = || match self.layout.reshape_view(&shape) {
             Some(l) => Ok(self.view(l)),
             None => {
                 let c = self.contiguous()?;
                 Ok(c.view(Layout::contiguous(&shape)?))
             }
-        }
+        };
+        tape::op(&[self], compute, || TapeOp::Reshape)
     }
 }

@@ -10,6 +10,7 @@ use num_traits::Float;
 use super::unary::unsupported;
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
+use crate::core::tape::{self, TapeOp};
 use crate::dispatch::{Compute, FloatStorage};
 use crate::ops::map::Map1;
 use crate::{DType, Tensor};
@@ -52,7 +53,7 @@ fn real_map(
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and complex.
 pub fn relu(x: &Tensor) -> Result<Tensor> {
-    clamp_below_above("relu", x, Some(0.0), None)
+    tape::op(&[x], || clamp_below_above("relu", x, Some(0.0), None), || TapeOp::Unary("relu"))
 }
 
 /// `min(max(x, 0), 6)`; integers too.
@@ -60,14 +61,20 @@ pub fn relu(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and complex.
 pub fn relu6(x: &Tensor) -> Result<Tensor> {
-    let y = clamp_below_above("relu6", x, Some(0.0), Some(6.0))?;
-    if !matches!(x.dtype(), DType::F32 | DType::F64) {
-        return Ok(y);
-    }
-    // TF's vectorised float32/float64 kernel gives +0 for -0 (its float16/bfloat16 kernel
-    // keeps -0); adding +0 maps -0 to +0 and leaves every other value, NaN included, unchanged.
-    crate::promote::with_mode(crate::PromotionMode::All, || super::add(&y, &Tensor::zeros(&[], x.dtype())?))
-        .map(|t| t.with_weak(x.is_weak()))
+    tape::op(
+        &[x],
+        || {
+            let y = clamp_below_above("relu6", x, Some(0.0), Some(6.0))?;
+            if !matches!(x.dtype(), DType::F32 | DType::F64) {
+                return Ok(y);
+            }
+            // TF's vectorised float32/float64 kernel gives +0 for -0 (its float16/bfloat16 kernel
+            // keeps -0); adding +0 maps -0 to +0 and leaves every other value, NaN included, unchanged.
+            crate::promote::with_mode(crate::PromotionMode::All, || super::add(&y, &Tensor::zeros(&[], x.dtype())?))
+                .map(|t| t.with_weak(x.is_weak()))
+        },
+        || TapeOp::Unary("relu6"),
+    )
 }
 
 /// Clamps by comparing in the tensor's own type (NaN stays NaN).
@@ -95,7 +102,11 @@ fn clamp_below_above(op: &str, x: &Tensor, lo: Option<f64>, hi: Option<f64>) -> 
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs.
 pub fn elu(x: &Tensor) -> Result<Tensor> {
-    real_map("elu", x, |v| if v > 0.0 { v } else { v.exp_m1() }, |v| if v > 0.0 { v } else { v.exp_m1() })
+    tape::op(
+        &[x],
+        || real_map("elu", x, |v| if v > 0.0 { v } else { v.exp_m1() }, |v| if v > 0.0 { v } else { v.exp_m1() }),
+        || TapeOp::Unary("elu"),
+    )
 }
 
 const SELU_ALPHA: f64 = 1.673_263_242_354_377_3;
@@ -106,12 +117,18 @@ const SELU_SCALE: f64 = 1.050_700_987_355_480_5;
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs.
 pub fn selu(x: &Tensor) -> Result<Tensor> {
-    let (a32, s32) = (SELU_ALPHA as f32, SELU_SCALE as f32);
-    real_map(
-        "selu",
-        x,
-        move |v| s32 * if v > 0.0 { v } else { a32 * v.exp_m1() },
-        |v| SELU_SCALE * if v > 0.0 { v } else { SELU_ALPHA * v.exp_m1() },
+    tape::op(
+        &[x],
+        || {
+            let (a32, s32) = (SELU_ALPHA as f32, SELU_SCALE as f32);
+            real_map(
+                "selu",
+                x,
+                move |v| s32 * if v > 0.0 { v } else { a32 * v.exp_m1() },
+                |v| SELU_SCALE * if v > 0.0 { v } else { SELU_ALPHA * v.exp_m1() },
+            )
+        },
+        || TapeOp::Unary("selu"),
     )
 }
 
@@ -132,15 +149,26 @@ pub fn selu(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and complex inputs.
 pub fn leaky_relu(x: &Tensor, alpha: f64) -> Result<Tensor> {
-    let d = x.dtype();
-    if d.is_integer() {
-        return leaky_relu(&x.cast(DType::F32)?.with_weak(x.is_weak()), alpha);
-    }
-    let a32 = alpha as f32;
-    // alpha rounded to the input's dtype, as TF's kernel does
-    let a = crate::with_half_dtype!(d, H, a32.cast_into::<H>().cast_into::<f32>(), other => a32);
-    let a64 = f64::from(a32);
-    real_map("leaky_relu", x, move |v| if v >= 0.0 { v } else { a * v }, move |v| if v >= 0.0 { v } else { a64 * v })
+    tape::op(
+        &[x],
+        || {
+            let d = x.dtype();
+            if d.is_integer() {
+                return leaky_relu(&x.cast(DType::F32)?.with_weak(x.is_weak()), alpha);
+            }
+            let a32 = alpha as f32;
+            // alpha rounded to the input's dtype, as TF's kernel does
+            let a = crate::with_half_dtype!(d, H, a32.cast_into::<H>().cast_into::<f32>(), other => a32);
+            let a64 = f64::from(a32);
+            real_map(
+                "leaky_relu",
+                x,
+                move |v| if v >= 0.0 { v } else { a * v },
+                move |v| if v >= 0.0 { v } else { a64 * v },
+            )
+        },
+        || TapeOp::UnaryWith("leaky_relu", alpha),
+    )
 }
 
 /// `x / (1 + |x|)`.
@@ -148,7 +176,11 @@ pub fn leaky_relu(x: &Tensor, alpha: f64) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs.
 pub fn softsign(x: &Tensor) -> Result<Tensor> {
-    real_map("softsign", x, |v| v / (1.0 + v.abs()), |v| v / (1.0 + v.abs()))
+    tape::op(
+        &[x],
+        || real_map("softsign", x, |v| v / (1.0 + v.abs()), |v| v / (1.0 + v.abs())),
+        || TapeOp::Unary("softsign"),
+    )
 }
 
 /// `x · sigmoid(beta · x)` (SiLU for `beta = 1`); complex inputs too, as in TF.
@@ -156,21 +188,27 @@ pub fn softsign(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
-    if x.dtype().is_complex() {
-        return crate::promote::with_mode(crate::PromotionMode::All, || {
-            super::multiply(x, &super::sigmoid(&super::multiply(x, beta)?)?)
-        });
-    }
-    fn sig<T: Float>(v: T) -> T {
-        if v >= T::zero() {
-            (T::one() + (-v).exp()).recip()
-        } else {
-            let e = v.exp();
-            e / (T::one() + e)
-        }
-    }
-    let b32 = beta as f32;
-    real_map("swish", x, move |v| v * sig(b32 * v), move |v| v * sig(beta * v))
+    tape::op(
+        &[x],
+        || {
+            if x.dtype().is_complex() {
+                return crate::promote::with_mode(crate::PromotionMode::All, || {
+                    super::multiply(x, &super::sigmoid(&super::multiply(x, beta)?)?)
+                });
+            }
+            fn sig<T: Float>(v: T) -> T {
+                if v >= T::zero() {
+                    (T::one() + (-v).exp()).recip()
+                } else {
+                    let e = v.exp();
+                    e / (T::one() + e)
+                }
+            }
+            let b32 = beta as f32;
+            real_map("swish", x, move |v| v * sig(b32 * v), move |v| v * sig(beta * v))
+        },
+        || TapeOp::UnaryWith("swish", beta),
+    )
 }
 
 /// Gaussian error linear unit: `x · Φ(x)` exactly, or TF's tanh
@@ -179,29 +217,35 @@ pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs.
 pub fn gelu(x: &Tensor, approximate: bool) -> Result<Tensor> {
-    if approximate {
-        let c = (2.0 / std::f64::consts::PI).sqrt();
-        // ½x(1 + tanh u) = x·sigmoid(2u) = x / (1 + e^(-2u)): no cancellation for x < 0
-        // (the tanh form loses 16 ulp of float32 at x = -2). f32 goes through f64.
-        let f = move |v: f64| v / (1.0 + (-2.0 * c * (v + 0.044715 * v * v * v)).exp());
-        return real_map("gelu", x, move |v| f(f64::from(v)) as f32, f);
-    }
-    // x·Φ(x) = x/2 · erfc(-x/√2); erfc keeps the negative tail accurate. The argument
-    // -x/√2 is formed in double-double and its low part applied through erfc' = -2/√π·e^{-t²}:
-    // erfc amplifies the relative error of its argument by 2t² (≈ 20 at x = -4.5, where a
-    // rounded argument costs 12 ulp).
-    fn gelu64(v: f64) -> f64 {
-        const R_HI: f64 = std::f64::consts::FRAC_1_SQRT_2;
-        const R_LO: f64 = -4.833_646_656_726_457e-17; // 1/√2 - R_HI
-        let hi = -v * R_HI;
-        if !hi.is_finite() {
-            return 0.5 * v * libm::erfc(hi); // ±inf and NaN: no low part
-        }
-        let lo = (-v).mul_add(R_HI, -hi) + -v * R_LO;
-        let d = std::f64::consts::FRAC_2_SQRT_PI * (-hi * hi).exp();
-        0.5 * v * (libm::erfc(hi) - lo * d)
-    }
-    real_map("gelu", x, move |v| gelu64(f64::from(v)) as f32, gelu64)
+    tape::op(
+        &[x],
+        || {
+            if approximate {
+                let c = (2.0 / std::f64::consts::PI).sqrt();
+                // ½x(1 + tanh u) = x·sigmoid(2u) = x / (1 + e^(-2u)): no cancellation for x < 0
+                // (the tanh form loses 16 ulp of float32 at x = -2). f32 goes through f64.
+                let f = move |v: f64| v / (1.0 + (-2.0 * c * (v + 0.044715 * v * v * v)).exp());
+                return real_map("gelu", x, move |v| f(f64::from(v)) as f32, f);
+            }
+            // x·Φ(x) = x/2 · erfc(-x/√2); erfc keeps the negative tail accurate. The argument
+            // -x/√2 is formed in double-double and its low part applied through erfc' = -2/√π·e^{-t²}:
+            // erfc amplifies the relative error of its argument by 2t² (≈ 20 at x = -4.5, where a
+            // rounded argument costs 12 ulp).
+            fn gelu64(v: f64) -> f64 {
+                const R_HI: f64 = std::f64::consts::FRAC_1_SQRT_2;
+                const R_LO: f64 = -4.833_646_656_726_457e-17; // 1/√2 - R_HI
+                let hi = -v * R_HI;
+                if !hi.is_finite() {
+                    return 0.5 * v * libm::erfc(hi); // ±inf and NaN: no low part
+                }
+                let lo = (-v).mul_add(R_HI, -hi) + -v * R_LO;
+                let d = std::f64::consts::FRAC_2_SQRT_PI * (-hi * hi).exp();
+                0.5 * v * (libm::erfc(hi) - lo * d)
+            }
+            real_map("gelu", x, move |v| gelu64(f64::from(v)) as f32, gelu64)
+        },
+        || TapeOp::Unary(if approximate { "gelu_tanh" } else { "gelu" }),
+    )
 }
 
 /// `logits - log(Σ exp(logits))` along `axis` (default `-1` in TF).
@@ -209,17 +253,28 @@ pub fn gelu(x: &Tensor, approximate: bool) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for non-float inputs; [`Error::InvalidArgument`] for a bad axis.
 pub fn log_softmax(logits: &Tensor, axis: i32) -> Result<Tensor> {
-    if !logits.dtype().is_float() {
-        return Err(unsupported("log_softmax", logits.dtype(), "bfloat16, float16, float32, float64"));
-    }
-    // Shift by the maximum first: the shifted values' logsumexp is small and
-    // exact, so `shifted - lse` loses nothing even for large logits.
-    crate::promote::with_mode(crate::PromotionMode::All, || {
-        let m = super::reduce_max(logits, axis, true)?;
-        let shifted = super::subtract(logits, &m)?;
-        let lse = super::reduce_logsumexp(&shifted, axis, true)?;
-        Ok(super::subtract(&shifted, &lse)?.with_weak(logits.is_weak()))
-    })
+    tape::op(
+        &[logits],
+        || {
+            if !logits.dtype().is_float() {
+                return Err(unsupported("log_softmax", logits.dtype(), "bfloat16, float16, float32, float64"));
+            }
+            // Shift by the maximum first: the shifted values' logsumexp is small and
+            // exact, so `shifted - lse` loses nothing even for large logits.
+            crate::promote::with_mode(crate::PromotionMode::All, || {
+                let m = super::reduce_max(logits, axis, true)?;
+                let shifted = super::subtract(logits, &m)?;
+                let lse = super::reduce_logsumexp(&shifted, axis, true)?;
+                Ok(super::subtract(&shifted, &lse)?.with_weak(logits.is_weak()))
+            })
+        },
+        || {
+            TapeOp::Softmax(
+                "log_softmax",
+                crate::core::layout::normalize_axis(axis as isize, logits.rank().max(1), "log_softmax").unwrap_or(0),
+            )
+        },
+    )
 }
 
 /// `softmax` along `axis`: `exp(log_softmax)`.
@@ -227,7 +282,16 @@ pub fn log_softmax(logits: &Tensor, axis: i32) -> Result<Tensor> {
 /// # Errors
 /// As [`log_softmax`].
 pub fn softmax(logits: &Tensor, axis: i32) -> Result<Tensor> {
-    super::exp(&log_softmax(logits, axis)?)
+    tape::op(
+        &[logits],
+        || super::exp(&log_softmax(logits, axis)?),
+        || {
+            TapeOp::Softmax(
+                "softmax",
+                crate::core::layout::normalize_axis(axis as isize, logits.rank().max(1), "softmax").unwrap_or(0),
+            )
+        },
+    )
 }
 
 fn check_nhwc(op: &str, x: &Tensor, block: usize) -> Result<[usize; 4]> {

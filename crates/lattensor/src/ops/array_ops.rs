@@ -9,6 +9,7 @@
 
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::core::tape::{self, TapeOp};
 use crate::{Element, SliceArg, Tensor, Value, ops, with_dtype};
 
 /// `x` itself (`tf.identity`): same dtype, weakness, shape and values.
@@ -25,17 +26,20 @@ pub fn identity(x: &Tensor) -> Tensor {
     x.clone()
 }
 
-/// `x` itself (`tf.stop_gradient`). lattensor has no automatic
-/// differentiation, so there is no gradient to stop; the function exists so
-/// that code written against TF's API reads the same.
+/// `x`'s values as a tensor no gradient tape tracks (`tf.stop_gradient`):
+/// gradients do not flow through it. O(1); shares `x`'s storage.
 ///
 /// ```
-/// use lattensor::{stop_gradient, Tensor};
-/// let x = Tensor::from_vec(vec![3i8], &[1]).unwrap();
-/// assert_eq!(stop_gradient(&x).to_vec::<i8>().unwrap(), vec![3]);
+/// use lattensor::{stop_gradient, GradientTape, Tensor};
+/// let x = Tensor::scalar(3.0f64);
+/// let tape = GradientTape::new();
+/// tape.watch(&x);
+/// let y = tape.record(|| lattensor::ops::multiply(&x, &stop_gradient(&x))).unwrap();
+/// // d(x · c)/dx with c = x held constant
+/// assert_eq!(tape.gradient(&y, &[&x]).unwrap()[0].as_ref().unwrap().item::<f64>().unwrap(), 3.0);
 /// ```
 pub fn stop_gradient(x: &Tensor) -> Tensor {
-    x.clone()
+    x.untracked()
 }
 
 /// `tf.reshape(tensor, shape)`: the same elements in row-major order with a
@@ -191,61 +195,67 @@ impl<const N: usize> From<[i64; N]> for Splits {
 /// length (that leave a negative rest, with a `-1`);
 /// [`Error::ResourceExhausted`] for a count of parts too large to hold.
 pub fn split(value: &Tensor, num_or_size_splits: impl Into<Splits>, axis: isize) -> Result<Vec<Tensor>> {
-    let op = "split";
-    let ax = split_axis(op, value, axis)?;
-    let len = value.shape()[ax];
-    let sizes = match num_or_size_splits.into() {
-        Splits::Count(n) => equal_parts(op, value, ax, n)?,
-        Splits::Sizes(sizes) => {
-            crate::ensure!(
-                !sizes.is_empty(),
-                "{op}: the list of sizes is empty; give at least one size (they must sum to {len}, the length of axis {ax} of shape {:?})",
-                value.shape()
-            );
-            let mut rest = Some(len as i128);
-            let mut open = None;
-            for (i, &s) in sizes.iter().enumerate() {
-                if s == -1 {
+    tape::op_n(
+        &[value],
+        || {
+            let op = "split";
+            let ax = split_axis(op, value, axis)?;
+            let len = value.shape()[ax];
+            let sizes = match num_or_size_splits.into() {
+                Splits::Count(n) => equal_parts(op, value, ax, n)?,
+                Splits::Sizes(sizes) => {
                     crate::ensure!(
-                        open.is_none(),
-                        "{op}: sizes {sizes:?} hold more than one -1; at most one size can be inferred"
+                        !sizes.is_empty(),
+                        "{op}: the list of sizes is empty; give at least one size (they must sum to {len}, the length of axis {ax} of shape {:?})",
+                        value.shape()
                     );
-                    open = Some(i);
-                } else {
-                    crate::ensure!(
-                        s >= 0,
-                        "{op}: size {s} at index {i} of {sizes:?} is negative; sizes must be ≥ 0 (or -1 for the rest)"
-                    );
-                    rest = rest.map(|r| r - s as i128);
+                    let mut rest = Some(len as i128);
+                    let mut open = None;
+                    for (i, &s) in sizes.iter().enumerate() {
+                        if s == -1 {
+                            crate::ensure!(
+                                open.is_none(),
+                                "{op}: sizes {sizes:?} hold more than one -1; at most one size can be inferred"
+                            );
+                            open = Some(i);
+                        } else {
+                            crate::ensure!(
+                                s >= 0,
+                                "{op}: size {s} at index {i} of {sizes:?} is negative; sizes must be ≥ 0 (or -1 for the rest)"
+                            );
+                            rest = rest.map(|r| r - s as i128);
+                        }
+                    }
+                    let rest = rest.unwrap_or(0);
+                    match open {
+                        Some(i) if rest >= 0 => {
+                            let mut v: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
+                            v[i] = rest as usize;
+                            v
+                        }
+                        Some(_) => crate::bail!(
+                            "{op}: sizes {sizes:?} already exceed {len}, the length of axis {ax} of shape {:?}; the -1 would be negative",
+                            value.shape()
+                        ),
+                        None if rest == 0 => sizes.iter().map(|&s| s as usize).collect(),
+                        None => crate::bail!(
+                            "{op}: sizes {sizes:?} sum to {}, not to {len}, the length of axis {ax} of shape {:?}; make them sum to {len} or put -1 for one part",
+                            len as i128 - rest,
+                            value.shape()
+                        ),
+                    }
                 }
+            };
+            let mut bounds = Vec::with_capacity(sizes.len());
+            let mut at = 0usize;
+            for s in sizes {
+                bounds.push((at, at + s));
+                at += s;
             }
-            let rest = rest.unwrap_or(0);
-            match open {
-                Some(i) if rest >= 0 => {
-                    let mut v: Vec<usize> = sizes.iter().map(|&s| s.max(0) as usize).collect();
-                    v[i] = rest as usize;
-                    v
-                }
-                Some(_) => crate::bail!(
-                    "{op}: sizes {sizes:?} already exceed {len}, the length of axis {ax} of shape {:?}; the -1 would be negative",
-                    value.shape()
-                ),
-                None if rest == 0 => sizes.iter().map(|&s| s as usize).collect(),
-                None => crate::bail!(
-                    "{op}: sizes {sizes:?} sum to {}, not to {len}, the length of axis {ax} of shape {:?}; make them sum to {len} or put -1 for one part",
-                    len as i128 - rest,
-                    value.shape()
-                ),
-            }
-        }
-    };
-    let mut bounds = Vec::with_capacity(sizes.len());
-    let mut at = 0usize;
-    for s in sizes {
-        bounds.push((at, at + s));
-        at += s;
-    }
-    parts_along(value, ax, bounds.into_iter().map(|(a, b)| (a as i64, b as i64)))
+            parts_along(value, ax, bounds.into_iter().map(|(a, b)| (a as i64, b as i64)))
+        },
+        || TapeOp::Split(split_axis("split", value, axis).unwrap_or(0)),
+    )
 }
 
 /// `axis` normalised for splitting `value`, which must have an axis.
@@ -399,6 +409,29 @@ pub(crate) fn pad_pairs(op: &str, p: &Tensor, shape: &[usize]) -> Result<Vec<(us
 /// With `numpy_rules`, mirrored borders may be longer than the axis (the
 /// mirror repeats, as NumPy's); without, TF's limits apply.
 pub(crate) fn pad_with(
+    op: &str,
+    x: &Tensor,
+    pads: &[(usize, usize)],
+    mode: PadMode,
+    constant_values: Value,
+    numpy_rules: bool,
+) -> Result<Tensor> {
+    if !tape::recording() {
+        return pad_untaped(op, x, pads, mode, constant_values, numpy_rules);
+    }
+    let (op_name, pads_v) = (op.to_string(), pads.to_vec());
+    let select = move |t: &Tensor| {
+        let marker = Value::Literal(crate::Scalar::from(-1i64));
+        pad_untaped(&op_name, t, &pads_v, mode, marker, numpy_rules)
+    };
+    tape::op(
+        &[x],
+        || pad_untaped(op, x, pads, mode, constant_values, numpy_rules),
+        || TapeOp::Select(std::rc::Rc::new(select)),
+    )
+}
+
+fn pad_untaped(
     op: &str,
     x: &Tensor,
     pads: &[(usize, usize)],

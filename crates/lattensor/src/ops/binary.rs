@@ -17,6 +17,7 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::broadcast_shapes;
 use crate::core::scalar::Operand;
+use crate::core::tape::{self, TapeOp};
 use crate::dispatch::{Compute, HalfCompute};
 use crate::kernels::{self, Input};
 use crate::ops::map::Map2;
@@ -45,6 +46,30 @@ pub(crate) fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<
     Ok(Prepared { result, a: Input::broadcast(&a, &shape)?, b: Input::broadcast(&b, &shape)?, shape })
 }
 
+/// Runs a binary op on the tape: `f` computes it; when a tape records, the
+/// operands (literals as weak 0-d tensors) are recorded as its inputs.
+#[inline]
+fn taped2<'a>(
+    name: &'static str,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    f: impl FnOnce(Operand<'a>, Operand<'a>) -> Result<Tensor>,
+) -> Result<Tensor> {
+    if !tape::recording() {
+        return f(a, b);
+    }
+    let (ta, tb) = (operand_tensor(&a)?, operand_tensor(&b)?);
+    tape::op(&[&ta, &tb], || f(a, b), || TapeOp::Binary(name))
+}
+
+/// An operand as a tensor (a literal as a weak 0-d tensor no tape tracks).
+fn operand_tensor(x: &Operand<'_>) -> Result<Tensor> {
+    match x {
+        Operand::Tensor(t) => Ok((*t).clone()),
+        Operand::Scalar(s) => s.to_tensor(),
+    }
+}
+
 fn bool_refused(op: &str) -> Error {
     Error::UnsupportedDType {
         op: op.to_string(),
@@ -68,7 +93,8 @@ macro_rules! ring_op {
         /// [`Error::ShapeMismatch`] for shapes that do not broadcast,
         /// [`Error::UnsupportedDType`] for bool (TF has no bool kernel).
         pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
-            let p = prepare($op, &a.into(), &b.into())?;
+            taped2($op, a.into(), b.into(), |a, b| {
+            let p = prepare($op, &a, &b)?;
             let mut out = Tensor::for_overwrite($op, &p.shape, p.result.dtype)?;
             let d = p.result.dtype;
             // halves compute in f32 with block-wise conversions
@@ -78,6 +104,7 @@ macro_rules! ring_op {
                     kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
                     other => return Err(bool_refused($op))));
             Ok(out.with_weak(p.result.weak))
+            })
         }
     };
 }
@@ -136,7 +163,11 @@ pub fn truediv_type(t: LatticeType) -> Result<LatticeType> {
 /// # Errors
 /// As [`add`]; bool operands are refused.
 pub fn divide<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
-    let p = prepare("truediv", &a.into(), &b.into())?;
+    taped2("truediv", a.into(), b.into(), divide_untaped)
+}
+
+fn divide_untaped(a: Operand<'_>, b: Operand<'_>) -> Result<Tensor> {
+    let p = prepare("truediv", &a, &b)?;
     let result = truediv_type(p.result)?;
     let mut out = Tensor::for_overwrite("truediv", &p.shape, result.dtype)?;
     with_inexact_dtype!(result.dtype, T,
@@ -163,11 +194,14 @@ pub fn negative(a: &Tensor) -> Result<Tensor> {
             supported: "int8, int16, int32, int64, bfloat16, float16, float32, float64, complex64, complex128".into(),
         });
     }
-    let mut out = Tensor::for_overwrite("negative", a.shape(), a.dtype())?;
-    with_numeric_dtype!(a.dtype(), T,
-        kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),
-        bool => return Err(bool_refused("negative")));
-    Ok(out.with_weak(a.is_weak()))
+    let compute = || {
+        let mut out = Tensor::for_overwrite("negative", a.shape(), a.dtype())?;
+        with_numeric_dtype!(a.dtype(), T,
+            kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),
+            bool => return Err(bool_refused("negative")));
+        Ok(out.with_weak(a.is_weak()))
+    };
+    tape::op(&[a], compute, || TapeOp::Unary("negative"))
 }
 
 fn real_only(d: DType) -> bool {
@@ -219,11 +253,13 @@ macro_rules! binary_fn {
                 }
                 $(fn flag_error() -> Error { $ferr })?
             }
-            let p = prepare($tf, &a.into(), &b.into())?;
-            let result = p.result;
-            #[allow(clippy::redundant_closure_call)]
-            let result = LatticeType::weak_or_strong(result.dtype, ($weak)(result.weak));
-            F::run(&p.a, &p.b, &p.shape, result)
+            taped2($tf, a.into(), b.into(), |a, b| {
+                let p = prepare($tf, &a, &b)?;
+                let result = p.result;
+                #[allow(clippy::redundant_closure_call)]
+                let result = LatticeType::weak_or_strong(result.dtype, ($weak)(result.weak));
+                F::run(&p.a, &p.b, &p.shape, result)
+            })
         }
     };
 }
@@ -425,9 +461,11 @@ pub fn divide_no_nan<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -
             if b.re == T::zero() && b.im == T::zero() { Complex::new(T::zero(), T::zero()) } else { a / b }
         }
     }
-    let p = prepare("divide_no_nan", &a.into(), &b.into())?;
-    let result = truediv_type(p.result)?;
-    F::run(&p.a, &p.b, &p.shape, result)
+    taped2("divide_no_nan", a.into(), b.into(), |a, b| {
+        let p = prepare("divide_no_nan", &a, &b)?;
+        let result = truediv_type(p.result)?;
+        F::run(&p.a, &p.b, &p.shape, result)
+    })
 }
 
 /// `tf.realdiv`: the same as [`super::divide`] (TF has no integer kernel; lattensor
@@ -509,9 +547,16 @@ pub fn scalar_mul<'a>(scalar: impl Into<Operand<'a>>, x: &Tensor) -> Result<Tens
 pub fn clip_by_value<'a>(x: &Tensor, lo: impl Into<Operand<'a>>, hi: impl Into<Operand<'a>>) -> Result<Tensor> {
     // the bound first, so that on a tie (or ±0) the bound is returned, as TF's kernels do
     let (lo, hi): (Operand<'_>, Operand<'_>) = (lo.into(), hi.into());
-    let upper = minimum(hi, Operand::from(x))?;
-    let clipped = maximum(lo, Operand::from(&upper))?;
-    Ok(clipped.with_weak(x.is_weak()))
+    let compute = |lo: Operand<'_>, hi: Operand<'_>| {
+        let upper = minimum(hi, Operand::from(x))?;
+        let clipped = maximum(lo, Operand::from(&upper))?;
+        Ok(clipped.with_weak(x.is_weak()))
+    };
+    if !tape::recording() {
+        return compute(lo, hi);
+    }
+    let (tlo, thi) = (operand_tensor(&lo)?, operand_tensor(&hi)?);
+    tape::op(&[x, &tlo, &thi], || compute(lo, hi), || TapeOp::Clip)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 
 use crate::core::error::{Error, Result};
 use crate::core::layout::{broadcast_shapes, normalize_axis};
+use crate::core::tape::{self, TapeOp};
 use crate::kernels::{copy_into, row_major};
 use crate::promote::{LatticeType, current_mode, result_type_for};
 use crate::{DType, Tensor, with_dtype};
@@ -44,7 +45,11 @@ fn common_type(op: &str, values: &[&Tensor]) -> Result<LatticeType> {
 /// off the axis; [`Error::Promotion`] when the dtypes do not promote in the
 /// current mode; [`Error::ResourceExhausted`] when the result is too large.
 pub fn concat(values: &[&Tensor], axis: isize) -> Result<Tensor> {
-    concat_for("concat", values, axis)
+    tape::op(
+        values,
+        || concat_for("concat", values, axis),
+        || TapeOp::Concat(normalize_axis(axis, values.first().map_or(1, |t| t.rank()), "concat").unwrap_or(0)),
+    )
 }
 
 pub(crate) fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Tensor> {
@@ -125,23 +130,29 @@ pub(crate) fn concat_for(op: &str, values: &[&Tensor], axis: isize) -> Result<Te
 /// [`Error::InvalidArgument`] for no inputs or an axis out of range;
 /// [`Error::ShapeMismatch`] when shapes differ; [`Error::Promotion`] as for [`concat`](fn@concat).
 pub fn stack(values: &[&Tensor], axis: isize) -> Result<Tensor> {
-    let op = "stack";
-    let Some(first) = values.first() else {
-        crate::bail!("{op}: needs at least one tensor; got an empty list");
-    };
-    let axis = normalize_axis(axis, first.rank() + 1, op)?;
-    for (i, t) in values.iter().enumerate() {
-        if t.shape() != first.shape() {
-            return Err(Error::ShapeMismatch {
-                op: op.to_string(),
-                lhs: first.shape().to_vec(),
-                rhs: t.shape().to_vec(),
-                hint: format!("input {i} differs from input 0; stacked tensors must all have one shape"),
-            });
-        }
-    }
-    let expanded: Vec<Tensor> = values.iter().map(|t| t.expand_dims(axis as isize)).collect::<Result<_>>()?;
-    concat_for(op, &expanded.iter().collect::<Vec<_>>(), axis as isize)
+    tape::op(
+        values,
+        || {
+            let op = "stack";
+            let Some(first) = values.first() else {
+                crate::bail!("{op}: needs at least one tensor; got an empty list");
+            };
+            let axis = normalize_axis(axis, first.rank() + 1, op)?;
+            for (i, t) in values.iter().enumerate() {
+                if t.shape() != first.shape() {
+                    return Err(Error::ShapeMismatch {
+                        op: op.to_string(),
+                        lhs: first.shape().to_vec(),
+                        rhs: t.shape().to_vec(),
+                        hint: format!("input {i} differs from input 0; stacked tensors must all have one shape"),
+                    });
+                }
+            }
+            let expanded: Vec<Tensor> = values.iter().map(|t| t.expand_dims(axis as isize)).collect::<Result<_>>()?;
+            concat_for(op, &expanded.iter().collect::<Vec<_>>(), axis as isize)
+        },
+        || TapeOp::Stack(normalize_axis(axis, values.first().map_or(0, |t| t.rank()) + 1, "stack").unwrap_or(0)),
+    )
 }
 
 /// `tf.where(condition, x, y)` / `tnp.where(condition, x, y)`: element-wise
@@ -166,31 +177,37 @@ pub fn stack(values: &[&Tensor], axis: isize) -> Result<Tensor> {
 /// e.g. `not_equal(c, 0)`); [`Error::ShapeMismatch`] if the shapes do not
 /// broadcast; [`Error::Promotion`] if `x` and `y` do not promote.
 pub fn where_(condition: &Tensor, x: &Tensor, y: &Tensor) -> Result<Tensor> {
-    let op = "where";
-    crate::ensure!(
-        condition.dtype() == DType::Bool,
-        "{op}: condition must be bool, got {} (shape {:?}); compare it first, e.g. not_equal(condition, 0)",
-        condition.dtype(),
-        condition.shape()
-    );
-    let shape = broadcast_shapes(&broadcast_shapes(condition.shape(), x.shape(), op)?, y.shape(), op)?;
-    let ty = common_type(op, &[x, y])?;
-    // allocated first: its size check bounds the broadcast copies below
-    let mut out = Tensor::for_overwrite(op, &shape, ty.dtype)?;
-    let keep = row_major::<bool>(&condition.broadcast_to(&shape)?, op)?;
-    let y = y.broadcast_to(&shape)?;
-    with_dtype!(ty.dtype, T, {
-        let dst = out.data_mut::<T>();
-        // x converted straight into the output, then y where the condition is false
-        copy_into(&x.broadcast_to(&shape)?, dst);
-        let ys = row_major::<T>(&y, op)?;
-        for ((d, &k), &v) in dst.iter_mut().zip(&keep).zip(&ys) {
-            if !k {
-                *d = v;
-            }
-        }
-    });
-    Ok(out.with_weak(ty.weak))
+    tape::op(
+        &[condition, x, y],
+        || {
+            let op = "where";
+            crate::ensure!(
+                condition.dtype() == DType::Bool,
+                "{op}: condition must be bool, got {} (shape {:?}); compare it first, e.g. not_equal(condition, 0)",
+                condition.dtype(),
+                condition.shape()
+            );
+            let shape = broadcast_shapes(&broadcast_shapes(condition.shape(), x.shape(), op)?, y.shape(), op)?;
+            let ty = common_type(op, &[x, y])?;
+            // allocated first: its size check bounds the broadcast copies below
+            let mut out = Tensor::for_overwrite(op, &shape, ty.dtype)?;
+            let keep = row_major::<bool>(&condition.broadcast_to(&shape)?, op)?;
+            let y = y.broadcast_to(&shape)?;
+            with_dtype!(ty.dtype, T, {
+                let dst = out.data_mut::<T>();
+                // x converted straight into the output, then y where the condition is false
+                copy_into(&x.broadcast_to(&shape)?, dst);
+                let ys = row_major::<T>(&y, op)?;
+                for ((d, &k), &v) in dst.iter_mut().zip(&keep).zip(&ys) {
+                    if !k {
+                        *d = v;
+                    }
+                }
+            });
+            Ok(out.with_weak(ty.weak))
+        },
+        || TapeOp::Where,
+    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
+use crate::core::tape::{self, TapeOp};
 use crate::promote;
 use crate::{DType, Tensor, with_dtype};
 
@@ -49,25 +50,32 @@ pub fn matmul(a: &Tensor, b: &Tensor, transpose_a: bool, transpose_b: bool) -> R
 /// # Errors
 /// As [`matmul`].
 pub fn matmul_ext(a: &Tensor, b: &Tensor, ta: bool, tb: bool, adj_a: bool, adj_b: bool) -> Result<Tensor> {
-    need_rank("matmul", a, 2)?;
-    need_rank("matmul", b, 2)?;
-    let result = promote::result_type_for("matmul", &[a.lattice_type(), b.lattice_type()], promote::current_mode())?;
-    if result.dtype.is_bool() {
-        // TF has no bool matmul kernel
-        return Err(super::unary::unsupported("matmul", DType::Bool, "every dtype but bool"));
-    }
-    let a = if ta || adj_a { matrix_transpose(a, adj_a)? } else { a.clone() };
-    let b = if tb || adj_b { matrix_transpose(b, adj_b)? } else { b.clone() };
-    let (k1, k2) = (a.shape()[a.rank() - 1], b.shape()[b.rank() - 2]);
-    if k1 != k2 {
-        return Err(Error::InvalidArgument(format!(
-            "matmul: the inner dimensions differ: {:?} @ {:?} ({k1} vs {k2}); the last axis of a must equal the second-to-last of b",
-            a.shape(),
-            b.shape()
-        )));
-    }
-    let out = batched_product(&a, &b, result.dtype)?;
-    Ok(out.with_weak(result.weak))
+    tape::op(
+        &[a, b],
+        || {
+            need_rank("matmul", a, 2)?;
+            need_rank("matmul", b, 2)?;
+            let result =
+                promote::result_type_for("matmul", &[a.lattice_type(), b.lattice_type()], promote::current_mode())?;
+            if result.dtype.is_bool() {
+                // TF has no bool matmul kernel
+                return Err(super::unary::unsupported("matmul", DType::Bool, "every dtype but bool"));
+            }
+            let a = if ta || adj_a { matrix_transpose(a, adj_a)? } else { a.clone() };
+            let b = if tb || adj_b { matrix_transpose(b, adj_b)? } else { b.clone() };
+            let (k1, k2) = (a.shape()[a.rank() - 1], b.shape()[b.rank() - 2]);
+            if k1 != k2 {
+                return Err(Error::InvalidArgument(format!(
+                    "matmul: the inner dimensions differ: {:?} @ {:?} ({k1} vs {k2}); the last axis of a must equal the second-to-last of b",
+                    a.shape(),
+                    b.shape()
+                )));
+            }
+            let out = batched_product(&a, &b, result.dtype)?;
+            Ok(out.with_weak(result.weak))
+        },
+        || TapeOp::MatMul { transpose_a: ta, transpose_b: tb, adjoint_a: adj_a, adjoint_b: adj_b },
+    )
 }
 
 /// `a @ b` over the last two axes with NumPy's broadcasting of the batch axes,
@@ -119,7 +127,7 @@ fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
             axes.iter().map(|&x| l.strides()[x]).collect(),
             l.offset(),
         );
-        let v = Tensor { storage: Arc::clone(&t.storage), layout, dtype: t.dtype, weak: false };
+        let v = Tensor::from_parts(Arc::clone(&t.storage), layout, t.dtype, false);
         if v.dtype() == compute { Ok(v) } else { v.cast(compute) }
     };
     let (va, vb) = (prepare(a, ea, &qa)?, prepare(b, eb, &qb)?);
@@ -143,7 +151,7 @@ fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
     let perm: Vec<usize> = (0..nb + 2).filter_map(|l| labels.iter().position(|&x| x == l)).collect();
     let t = out.reshape(&shape)?.transpose(&perm)?;
     let t = if result != compute { t.cast(result)? } else { t };
-    Ok(Tensor { storage: t.storage.clone(), layout: t.layout.clone(), dtype: t.dtype, weak: false })
+    Ok(Tensor::from_parts(t.storage.clone(), t.layout.clone(), t.dtype, false))
 }
 
 /// A shape as einsum's messages print it: `[2,3,4]`.
@@ -179,15 +187,21 @@ pub fn matrix_transpose(x: &Tensor, conjugate: bool) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] for rank < 2.
 pub fn diag_part(x: &Tensor) -> Result<Tensor> {
-    need_rank("diag_part", x, 2)?;
-    let r = x.rank();
-    let (shape, strides) = (x.shape(), x.layout().strides());
-    let mut s = shape[..r - 2].to_vec();
-    s.push(shape[r - 2].min(shape[r - 1]));
-    let mut st = strides[..r - 2].to_vec();
-    st.push(strides[r - 2] + strides[r - 1]);
-    let layout = Layout::from_parts(s, st, x.layout().offset());
-    Ok(Tensor { storage: Arc::clone(&x.storage), layout, dtype: x.dtype, weak: x.weak })
+    tape::op(
+        &[x],
+        || {
+            need_rank("diag_part", x, 2)?;
+            let r = x.rank();
+            let (shape, strides) = (x.shape(), x.layout().strides());
+            let mut s = shape[..r - 2].to_vec();
+            s.push(shape[r - 2].min(shape[r - 1]));
+            let mut st = strides[..r - 2].to_vec();
+            st.push(strides[r - 2] + strides[r - 1]);
+            let layout = Layout::from_parts(s, st, x.layout().offset());
+            Ok(Tensor::from_parts(Arc::clone(&x.storage), layout, x.dtype, x.weak))
+        },
+        || TapeOp::Select(std::rc::Rc::new(diag_part)),
+    )
 }
 
 /// Sum of the main diagonal of the last two axes (`tf.linalg.trace`); keeps dtype and weakness.
@@ -203,22 +217,28 @@ pub fn trace(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a scalar input; [`Error::ResourceExhausted`] if the result is too large.
 pub fn diag(v: &Tensor) -> Result<Tensor> {
-    need_rank("diag", v, 1)?;
-    let n = v.shape()[v.rank() - 1];
-    let mut shape = v.shape().to_vec();
-    shape.push(n);
-    let batch: usize = crate::core::layout::dims_product(v.shape()[..v.rank() - 1].iter().copied());
-    let mut out = Tensor::zeros(&shape, v.dtype())?;
-    with_dtype!(v.dtype(), T, {
-        let src = v.to_vec::<T>()?;
-        let dst = out.data_mut::<T>();
-        for b in 0..batch {
-            for i in 0..n {
-                dst[b * n * n + i * n + i] = src[b * n + i];
-            }
-        }
-    });
-    Ok(out.with_weak(v.is_weak()))
+    tape::op(
+        &[v],
+        || {
+            need_rank("diag", v, 1)?;
+            let n = v.shape()[v.rank() - 1];
+            let mut shape = v.shape().to_vec();
+            shape.push(n);
+            let batch: usize = crate::core::layout::dims_product(v.shape()[..v.rank() - 1].iter().copied());
+            let mut out = Tensor::zeros(&shape, v.dtype())?;
+            with_dtype!(v.dtype(), T, {
+                let src = v.to_vec::<T>()?;
+                let dst = out.data_mut::<T>();
+                for b in 0..batch {
+                    for i in 0..n {
+                        dst[b * n * n + i * n + i] = src[b * n + i];
+                    }
+                }
+            });
+            Ok(out.with_weak(v.is_weak()))
+        },
+        || TapeOp::Unary("matrix_diag"),
+    )
 }
 
 /// The diagonal of a tensor of shape `[d1, …, dk, d1, …, dk]`, of shape `[d1, …, dk]`
@@ -227,18 +247,24 @@ pub fn diag(v: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] unless the rank is even and the two halves of the shape agree.
 pub fn tensor_diag_part(x: &Tensor) -> Result<Tensor> {
-    let r = x.rank();
-    let (a, b) = x.shape().split_at(r / 2);
-    if !r.is_multiple_of(2) || a != b {
-        return Err(Error::InvalidArgument(format!(
-            "tensor_diag_part: the input's shape must be [d1, ..., dk, d1, ..., dk], got {:?}",
-            x.shape()
-        )));
-    }
-    let st = x.layout().strides();
-    let strides: Vec<isize> = (0..r / 2).map(|i| st[i] + st[i + r / 2]).collect();
-    let layout = Layout::from_parts(a.to_vec(), strides, x.layout().offset());
-    Ok(Tensor { storage: Arc::clone(&x.storage), layout, dtype: x.dtype, weak: x.weak })
+    tape::op(
+        &[x],
+        || {
+            let r = x.rank();
+            let (a, b) = x.shape().split_at(r / 2);
+            if !r.is_multiple_of(2) || a != b {
+                return Err(Error::InvalidArgument(format!(
+                    "tensor_diag_part: the input's shape must be [d1, ..., dk, d1, ..., dk], got {:?}",
+                    x.shape()
+                )));
+            }
+            let st = x.layout().strides();
+            let strides: Vec<isize> = (0..r / 2).map(|i| st[i] + st[i + r / 2]).collect();
+            let layout = Layout::from_parts(a.to_vec(), strides, x.layout().offset());
+            Ok(Tensor::from_parts(Arc::clone(&x.storage), layout, x.dtype, x.weak))
+        },
+        || TapeOp::Select(std::rc::Rc::new(tensor_diag_part)),
+    )
 }
 
 #[cfg(test)]

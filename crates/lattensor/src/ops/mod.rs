@@ -53,6 +53,7 @@ pub use binary::{
 };
 pub use bitwise::{bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift};
 pub use compare::{equal, greater, greater_equal, less, less_equal, logical_and, logical_or, logical_xor, not_equal};
+pub use gather::unsorted_segment_sum;
 pub use reduce::{
     Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
     reduce_sum, reduce_variance,

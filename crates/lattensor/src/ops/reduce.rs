@@ -17,6 +17,7 @@ use super::unary::unsupported;
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::core::tape::{self, TapeOp};
 use crate::kernels::strided::Walk;
 use crate::kernels::sums::{
     CKahan, Kahan, ckahan_combine, ckahan_fold, column_sums, finish, kahan_add, kahan_combine, kahan_fold, narrow_fold,
@@ -229,6 +230,35 @@ fn emit_ints(p: &Plan, v: &[i128], dtype: DType, weak: bool) -> Result<Tensor> {
     emit(p, &wrapped, dtype, weak)
 }
 
+/// Runs a reduction on the tape: `f` computes it; a recording tape gets the
+/// reduced axes, resolved against `x`.
+#[inline]
+fn taped_reduce(
+    kind: &'static str,
+    x: &Tensor,
+    axis: Axes,
+    keepdims: bool,
+    ddof: f64,
+    f: impl FnOnce(&Axes) -> Result<Tensor>,
+) -> Result<Tensor> {
+    if !tape::recording() {
+        return f(&axis);
+    }
+    tape::op(
+        &[x],
+        || f(&axis),
+        || {
+            let rank = x.rank();
+            let mut axes: Vec<usize> = match &axis {
+                Axes::All => (0..rank).collect(),
+                Axes::Some(list) => list.iter().filter_map(|&a| normalize_axis(a, rank, kind).ok()).collect(),
+            };
+            axes.sort_unstable();
+            TapeOp::Reduce { kind, axes, keepdims, ddof }
+        },
+    )
+}
+
 /// Sum of elements over `axis`. Integers wrap like TF (`uint8 [200, 100] → 44`);
 /// floats are summed in f64 with compensation and rounded once.
 ///
@@ -243,13 +273,15 @@ fn emit_ints(p: &Plan, v: &[i128], dtype: DType, weak: bool) -> Result<Tensor> {
 /// [`Error::InvalidArgument`] for an axis out of range or given twice;
 /// [`Error::UnsupportedDType`] for bool.
 pub fn reduce_sum(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    refuse_bool("reduce_sum", x)?;
-    let p = plan("reduce_sum", x, &axis.into(), keepdims)?;
-    match sums(&p, x.dtype()) {
-        SumValues::Int(v) => emit_ints(&p, &v, x.dtype(), x.is_weak()),
-        SumValues::Float(v) => emit(&p, &v, x.dtype(), x.is_weak()),
-        SumValues::Complex(v) => emit(&p, &v, x.dtype(), x.is_weak()),
-    }
+    taped_reduce("sum", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        refuse_bool("reduce_sum", x)?;
+        let p = plan("reduce_sum", x, axis, keepdims)?;
+        match sums(&p, x.dtype()) {
+            SumValues::Int(v) => emit_ints(&p, &v, x.dtype(), x.is_weak()),
+            SumValues::Float(v) => emit(&p, &v, x.dtype(), x.is_weak()),
+            SumValues::Complex(v) => emit(&p, &v, x.dtype(), x.is_weak()),
+        }
+    })
 }
 
 /// Arithmetic mean over `axis`; integer inputs give an integer mean truncated
@@ -258,23 +290,25 @@ pub fn reduce_sum(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<T
 /// # Errors
 /// As [`reduce_sum`].
 pub fn reduce_mean(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    refuse_bool("reduce_mean", x)?;
-    let p = plan("reduce_mean", x, &axis.into(), keepdims)?;
-    let n = p.inner;
-    match sums(&p, x.dtype()) {
-        SumValues::Int(v) => {
-            let m: Vec<i128> = v.iter().map(|&s| if n == 0 { 0 } else { s / n as i128 }).collect();
-            emit_ints(&p, &m, x.dtype(), x.is_weak())
+    taped_reduce("mean", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        refuse_bool("reduce_mean", x)?;
+        let p = plan("reduce_mean", x, axis, keepdims)?;
+        let n = p.inner;
+        match sums(&p, x.dtype()) {
+            SumValues::Int(v) => {
+                let m: Vec<i128> = v.iter().map(|&s| if n == 0 { 0 } else { s / n as i128 }).collect();
+                emit_ints(&p, &m, x.dtype(), x.is_weak())
+            }
+            SumValues::Float(v) => {
+                let m: Vec<f64> = v.iter().map(|&s| s / n as f64).collect();
+                emit(&p, &m, x.dtype(), x.is_weak())
+            }
+            SumValues::Complex(v) => {
+                let m: Vec<Complex64> = v.iter().map(|&s| s / n as f64).collect();
+                emit(&p, &m, x.dtype(), x.is_weak())
+            }
         }
-        SumValues::Float(v) => {
-            let m: Vec<f64> = v.iter().map(|&s| s / n as f64).collect();
-            emit(&p, &m, x.dtype(), x.is_weak())
-        }
-        SumValues::Complex(v) => {
-            let m: Vec<Complex64> = v.iter().map(|&s| s / n as f64).collect();
-            emit(&p, &m, x.dtype(), x.is_weak())
-        }
-    }
+    })
 }
 
 /// Product over `axis` (integers wrap; the product of no elements is 1).
@@ -282,38 +316,40 @@ pub fn reduce_mean(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<
 /// # Errors
 /// As [`reduce_sum`].
 pub fn reduce_prod(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    refuse_bool("reduce_prod", x)?;
-    let p = plan("reduce_prod", x, &axis.into(), keepdims)?;
-    let d = x.dtype();
-    if d.is_complex() {
-        let v = fold_blocks::<Complex64, Complex64>(
-            &p,
-            Complex64::new(1.0, 0.0),
-            |s, xs| xs.iter().fold(s, |a, &b| a * b),
-            |a, b| a * b,
-        );
-        emit(&p, &v, d, x.is_weak())
-    } else if d.is_float() {
-        let v = fold_blocks::<f64, f64>(&p, 1.0, |s, xs| xs.iter().fold(s, |a, &b| a * b), |a, b| a * b);
-        emit(&p, &v, d, x.is_weak())
-    } else {
-        let v = if d == DType::U64 {
-            fold_blocks::<u64, i128>(
+    taped_reduce("prod", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        refuse_bool("reduce_prod", x)?;
+        let p = plan("reduce_prod", x, axis, keepdims)?;
+        let d = x.dtype();
+        if d.is_complex() {
+            let v = fold_blocks::<Complex64, Complex64>(
                 &p,
-                1,
-                |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
-                i128::wrapping_mul,
-            )
+                Complex64::new(1.0, 0.0),
+                |s, xs| xs.iter().fold(s, |a, &b| a * b),
+                |a, b| a * b,
+            );
+            emit(&p, &v, d, x.is_weak())
+        } else if d.is_float() {
+            let v = fold_blocks::<f64, f64>(&p, 1.0, |s, xs| xs.iter().fold(s, |a, &b| a * b), |a, b| a * b);
+            emit(&p, &v, d, x.is_weak())
         } else {
-            fold_blocks::<i64, i128>(
-                &p,
-                1,
-                |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
-                i128::wrapping_mul,
-            )
-        };
-        emit_ints(&p, &v, d, x.is_weak())
-    }
+            let v = if d == DType::U64 {
+                fold_blocks::<u64, i128>(
+                    &p,
+                    1,
+                    |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
+                    i128::wrapping_mul,
+                )
+            } else {
+                fold_blocks::<i64, i128>(
+                    &p,
+                    1,
+                    |s, xs| xs.iter().fold(s, |a, &b| a.wrapping_mul(b as i128)),
+                    i128::wrapping_mul,
+                )
+            };
+            emit_ints(&p, &v, d, x.is_weak())
+        }
+    })
 }
 
 fn extremum(op: &str, x: &Tensor, axis: Axes, keepdims: bool, max: bool) -> Result<Tensor> {
@@ -353,7 +389,9 @@ fn extremum(op: &str, x: &Tensor, axis: Axes, keepdims: bool, max: bool) -> Resu
 /// # Errors
 /// As [`reduce_sum`]; also refuses complex.
 pub fn reduce_max(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    extremum("reduce_max", x, axis.into(), keepdims, true)
+    taped_reduce("max", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        extremum("reduce_max", x, axis.clone(), keepdims, true)
+    })
 }
 
 /// Minimum over `axis`; as [`reduce_max`].
@@ -361,7 +399,9 @@ pub fn reduce_max(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<T
 /// # Errors
 /// As [`reduce_max`].
 pub fn reduce_min(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    extremum("reduce_min", x, axis.into(), keepdims, false)
+    taped_reduce("min", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        extremum("reduce_min", x, axis.clone(), keepdims, false)
+    })
 }
 
 fn require_inexact(op: &str, x: &Tensor) -> Result<()> {
@@ -402,6 +442,11 @@ pub fn reduce_std(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<T
 /// Variance (or, with `sqrt`, standard deviation) with `ddof` delta degrees of
 /// freedom: the squared deviations are divided by `max(n - ddof, 0)`, as NumPy.
 pub(crate) fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool, ddof: f64) -> Result<Tensor> {
+    let kind = if sqrt { "std" } else { "variance" };
+    taped_reduce(kind, x, axis, keepdims, ddof, |axis| variance_untaped(op, x, axis.clone(), keepdims, sqrt, ddof))
+}
+
+fn variance_untaped(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: bool, ddof: f64) -> Result<Tensor> {
     require_inexact(op, x)?;
     let p = plan(op, x, &axis, keepdims)?;
     let n = p.inner as f64;
@@ -432,32 +477,34 @@ pub(crate) fn variance(op: &str, x: &Tensor, axis: Axes, keepdims: bool, sqrt: b
 /// # Errors
 /// As [`reduce_sum`]; only real floats are accepted (as TF).
 pub fn reduce_logsumexp(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    if !x.dtype().is_float() {
-        return Err(unsupported("reduce_logsumexp", x.dtype(), "bfloat16, float16, float32, float64"));
-    }
-    let axis = axis.into();
-    let p = plan("reduce_logsumexp", x, &axis, keepdims)?;
-    let maxes = fold_blocks::<f64, f64>(
-        &p,
-        f64::NEG_INFINITY,
-        |s, xs| xs.iter().fold(s, |a, &b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
-        |a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) },
-    );
-    let walk = Walk::new([p.view.layout()]);
-    let out: Vec<f64> = par_map(p.outer, p.outer * p.inner, |o| {
-        let m = maxes[o];
-        if !m.is_finite() {
-            return m; // all -inf → -inf; any +inf → +inf; NaN → NaN
+    taped_reduce("logsumexp", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        if !x.dtype().is_float() {
+            return Err(unsupported("reduce_logsumexp", x.dtype(), "bfloat16, float16, float32, float64"));
         }
-        let mut s: Kahan = (0.0, 0.0);
-        for_each_block::<f64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
-            for &v in b {
-                s = kahan_add(s, (v - m).exp());
+        let axis = axis.clone();
+        let p = plan("reduce_logsumexp", x, &axis, keepdims)?;
+        let maxes = fold_blocks::<f64, f64>(
+            &p,
+            f64::NEG_INFINITY,
+            |s, xs| xs.iter().fold(s, |a, &b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }),
+            |a, b| if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) },
+        );
+        let walk = Walk::new([p.view.layout()]);
+        let out: Vec<f64> = par_map(p.outer, p.outer * p.inner, |o| {
+            let m = maxes[o];
+            if !m.is_finite() {
+                return m; // all -inf → -inf; any +inf → +inf; NaN → NaN
             }
+            let mut s: Kahan = (0.0, 0.0);
+            for_each_block::<f64>(&p.view, &walk, o * p.inner, (o + 1) * p.inner, |b| {
+                for &v in b {
+                    s = kahan_add(s, (v - m).exp());
+                }
+            });
+            m + finish(s).ln()
         });
-        m + finish(s).ln()
-    });
-    emit(&p, &out, x.dtype(), x.is_weak())
+        emit(&p, &out, x.dtype(), x.is_weak())
+    })
 }
 
 /// `sqrt(Σ |x|²)` over `axis`, in the input's dtype (integers truncate, as TF;
@@ -466,21 +513,23 @@ pub fn reduce_logsumexp(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Re
 /// # Errors
 /// As [`reduce_sum`].
 pub fn reduce_euclidean_norm(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    refuse_bool("reduce_euclidean_norm", x)?;
-    let p = plan("reduce_euclidean_norm", x, &axis.into(), keepdims)?;
-    let v = fold_blocks::<Complex64, Kahan>(
-        &p,
-        (0.0, 0.0),
-        |mut s, xs| {
-            for z in xs {
-                s = kahan_add(s, z.norm_sqr());
-            }
-            s
-        },
-        kahan_combine,
-    );
-    let norms: Vec<f64> = v.into_iter().map(|s| finish(s).sqrt()).collect();
-    emit(&p, &norms, x.dtype(), x.is_weak())
+    taped_reduce("euclidean_norm", x, axis.into(), keepdims, 0.0, |axis: &Axes| {
+        refuse_bool("reduce_euclidean_norm", x)?;
+        let p = plan("reduce_euclidean_norm", x, axis, keepdims)?;
+        let v = fold_blocks::<Complex64, Kahan>(
+            &p,
+            (0.0, 0.0),
+            |mut s, xs| {
+                for z in xs {
+                    s = kahan_add(s, z.norm_sqr());
+                }
+                s
+            },
+            kahan_combine,
+        );
+        let norms: Vec<f64> = v.into_iter().map(|s| finish(s).sqrt()).collect();
+        emit(&p, &norms, x.dtype(), x.is_weak())
+    })
 }
 
 #[cfg(test)]

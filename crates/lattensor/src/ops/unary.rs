@@ -13,6 +13,7 @@ use crate::core::element::Element;
 #[cfg(any(doc, test))]
 use crate::core::error::Error;
 use crate::core::error::Result;
+use crate::core::tape::{self, TapeOp};
 pub(crate) use crate::dispatch::unsupported;
 use crate::dispatch::{Compute, FloatStorage, INTEGERS, REAL_FLOATS};
 use crate::kernels;
@@ -226,7 +227,7 @@ macro_rules! float_fn {
                     $cplx
                 }
             }
-            $name.map(x)
+            tape::op(&[x], || $name.map(x), || TapeOp::Unary($tf))
         }
     };
     (@complex_doc true) => { "" };
@@ -250,32 +251,38 @@ macro_rules! float_fn {
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs (cast to a float first).
 pub fn exp(x: &Tensor) -> Result<Tensor> {
-    use crate::kernels::exp::{exp_f32, exp_f32_slice};
-    if x.dtype() == DType::F32 {
-        let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
-        // a large working set streams its output from exp's own loop
-        let o = out.data_mut();
-        let stream = kernels::Streaming::of(o, x.bytes_read()).on();
-        kernels::unary_slices_compute_bound::<f32, f32, _>(x, o, |s, d| exp_f32_slice(s, d, stream));
-        return Ok(out.with_weak(x.is_weak()));
-    }
-    /// float16/bfloat16 through the element-wise f32 kernel; f64 and complex through std.
-    struct Exp;
-    impl Map1 for Exp {
-        const COMPLEX: bool = true;
-        fn name(&self) -> &str {
-            "exp"
-        }
-        #[inline(always)]
-        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
-            x.either(&exp_f32, &f64::exp).cast_into()
-        }
-        #[inline(always)]
-        fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
-            z.exp()
-        }
-    }
-    Exp.map(x)
+    tape::op(
+        &[x],
+        || {
+            use crate::kernels::exp::{exp_f32, exp_f32_slice};
+            if x.dtype() == DType::F32 {
+                let mut out = Tensor::for_overwrite("exp", x.shape(), x.dtype())?;
+                // a large working set streams its output from exp's own loop
+                let o = out.data_mut();
+                let stream = kernels::Streaming::of(o, x.bytes_read()).on();
+                kernels::unary_slices_compute_bound::<f32, f32, _>(x, o, |s, d| exp_f32_slice(s, d, stream));
+                return Ok(out.with_weak(x.is_weak()));
+            }
+            /// float16/bfloat16 through the element-wise f32 kernel; f64 and complex through std.
+            struct Exp;
+            impl Map1 for Exp {
+                const COMPLEX: bool = true;
+                fn name(&self) -> &str {
+                    "exp"
+                }
+                #[inline(always)]
+                fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+                    x.either(&exp_f32, &f64::exp).cast_into()
+                }
+                #[inline(always)]
+                fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
+                    z.exp()
+                }
+            }
+            Exp.map(x)
+        },
+        || TapeOp::Unary("exp"),
+    )
 }
 float_fn!(/// `eˣ - 1`, accurate near 0.
     expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| complex_expm1(z));
@@ -423,18 +430,24 @@ fn signed_or_inexact(d: DType) -> bool {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel).
 pub fn sign(x: &Tensor) -> Result<Tensor> {
-    struct F;
-    impl NumFn for F {
-        const NAME: &'static str = "sign";
-        const SUPPORTED: &'static str = SIGNED;
-        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
-            x.signum_()
-        }
-        fn accepts(d: DType) -> bool {
-            signed_or_inexact(d)
-        }
-    }
-    num_map::<F>(x)
+    tape::op(
+        &[x],
+        || {
+            struct F;
+            impl NumFn for F {
+                const NAME: &'static str = "sign";
+                const SUPPORTED: &'static str = SIGNED;
+                fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
+                    x.signum_()
+                }
+                fn accepts(d: DType) -> bool {
+                    signed_or_inexact(d)
+                }
+            }
+            num_map::<F>(x)
+        },
+        || TapeOp::Unary("sign"),
+    )
 }
 
 /// `x * x` element-wise (integers wrap).
@@ -442,18 +455,24 @@ pub fn sign(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool.
 pub fn square(x: &Tensor) -> Result<Tensor> {
-    struct F;
-    impl NumFn for F {
-        const NAME: &'static str = "square";
-        const SUPPORTED: &'static str = NUMERIC;
-        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
-            x.mul(x)
-        }
-        fn accepts(d: DType) -> bool {
-            !d.is_bool()
-        }
-    }
-    num_map::<F>(x)
+    tape::op(
+        &[x],
+        || {
+            struct F;
+            impl NumFn for F {
+                const NAME: &'static str = "square";
+                const SUPPORTED: &'static str = NUMERIC;
+                fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
+                    x.mul(x)
+                }
+                fn accepts(d: DType) -> bool {
+                    !d.is_bool()
+                }
+            }
+            num_map::<F>(x)
+        },
+        || TapeOp::Unary("square"),
+    )
 }
 
 /// Absolute value. Keeps dtype and weakness, except that complex inputs give
@@ -468,22 +487,28 @@ pub fn square(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel).
 pub fn abs(x: &Tensor) -> Result<Tensor> {
-    struct F;
-    impl NumFn for F {
-        const NAME: &'static str = "abs";
-        const SUPPORTED: &'static str = SIGNED;
-        fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
-            x.abs_()
-        }
-        fn accepts(d: DType) -> bool {
-            signed_or_inexact(d)
-        }
-    }
-    let a = num_map::<F>(x)?;
-    if x.dtype().is_complex() {
-        return real(&a);
-    }
-    Ok(a)
+    tape::op(
+        &[x],
+        || {
+            struct F;
+            impl NumFn for F {
+                const NAME: &'static str = "abs";
+                const SUPPORTED: &'static str = SIGNED;
+                fn apply<T: super::scalar_arith::Num + Signum>(x: T) -> T {
+                    x.abs_()
+                }
+                fn accepts(d: DType) -> bool {
+                    signed_or_inexact(d)
+                }
+            }
+            let a = num_map::<F>(x)?;
+            if x.dtype().is_complex() {
+                return real(&a);
+            }
+            Ok(a)
+        },
+        || TapeOp::Unary("abs"),
+    )
 }
 
 /// A real function of a complex number (its real part, imaginary part, argument).
@@ -531,11 +556,17 @@ fn refuse_bool(op: &str, x: &Tensor) -> Result<()> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool.
 pub fn real(x: &Tensor) -> Result<Tensor> {
-    refuse_bool("real", x)?;
-    if !x.dtype().is_complex() {
-        return Ok(x.clone());
-    }
-    run_complex_to_real(complex_to_real!("real", |z| z.re), x)
+    tape::op(
+        &[x],
+        || {
+            refuse_bool("real", x)?;
+            if !x.dtype().is_complex() {
+                return Ok(x.clone());
+            }
+            run_complex_to_real(complex_to_real!("real", |z| z.re), x)
+        },
+        || TapeOp::Unary("real"),
+    )
 }
 
 /// Imaginary part; zeros of the same dtype for a real input (bool too, as in TF).
@@ -543,10 +574,16 @@ pub fn real(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::ResourceExhausted`] if the result cannot be allocated.
 pub fn imag(x: &Tensor) -> Result<Tensor> {
-    if !x.dtype().is_complex() {
-        return crate::zeros_like(x, None);
-    }
-    run_complex_to_real(complex_to_real!("imag", |z| z.im), x)
+    tape::op(
+        &[x],
+        || {
+            if !x.dtype().is_complex() {
+                return crate::zeros_like(x, None);
+            }
+            run_complex_to_real(complex_to_real!("imag", |z| z.im), x)
+        },
+        || TapeOp::Unary("imag"),
+    )
 }
 
 /// Argument of a complex number (`atan2(im, re)`); for real inputs `π` for
@@ -556,24 +593,30 @@ pub fn imag(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer and bool inputs.
 pub fn angle(x: &Tensor) -> Result<Tensor> {
-    if x.dtype().is_complex() {
-        return run_complex_to_real(complex_to_real!("angle", |z| z.im.atan2(z.re)), x);
-    }
-    struct Angle;
-    impl Map1 for Angle {
-        fn name(&self) -> &str {
-            "angle"
-        }
-        fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
-            let a = if x < C::zero() {
-                C::zero().acos() * (C::one() + C::one()) // π
-            } else {
-                C::zero()
-            };
-            a.cast_into()
-        }
-    }
-    Angle.map(x)
+    tape::op(
+        &[x],
+        || {
+            if x.dtype().is_complex() {
+                return run_complex_to_real(complex_to_real!("angle", |z| z.im.atan2(z.re)), x);
+            }
+            struct Angle;
+            impl Map1 for Angle {
+                fn name(&self) -> &str {
+                    "angle"
+                }
+                fn real<C: Compute, S: FloatStorage>(&self, x: C) -> S {
+                    let a = if x < C::zero() {
+                        C::zero().acos() * (C::one() + C::one()) // π
+                    } else {
+                        C::zero()
+                    };
+                    a.cast_into()
+                }
+            }
+            Angle.map(x)
+        },
+        || TapeOp::Unary("angle"),
+    )
 }
 
 /// Complex conjugate; real inputs are returned unchanged.
@@ -582,15 +625,21 @@ pub fn angle(x: &Tensor) -> Result<Tensor> {
 /// [`Error::UnsupportedDType`] for bool; [`Error::ResourceExhausted`] if the result cannot
 /// be allocated.
 pub fn conj(x: &Tensor) -> Result<Tensor> {
-    refuse_bool("conj", x)?;
-    if !x.dtype().is_complex() {
-        return Ok(x.clone());
-    }
-    let mut out = Tensor::for_overwrite("conj", x.shape(), x.dtype())?;
-    crate::with_complex_dtype!(x.dtype(), R,
+    tape::op(
+        &[x],
+        || {
+            refuse_bool("conj", x)?;
+            if !x.dtype().is_complex() {
+                return Ok(x.clone());
+            }
+            let mut out = Tensor::for_overwrite("conj", x.shape(), x.dtype())?;
+            crate::with_complex_dtype!(x.dtype(), R,
         kernels::unary::<Complex<R>, Complex<R>, _>(x, out.data_mut(), |z| z.conj()),
         other => unreachable!("complex was checked"));
-    Ok(out.with_weak(x.is_weak()))
+            Ok(out.with_weak(x.is_weak()))
+        },
+        || TapeOp::Unary("conj"),
+    )
 }
 
 /// A predicate on float values, true for no integer.

@@ -68,7 +68,11 @@ macro_rules! special_fn {
         /// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for integer, bool and complex
         /// inputs (cast to a float first).
         pub fn $name(x: &Tensor) -> Result<Tensor> {
-            $crate::ops::special::map_f64($tf, x, $f)
+            $crate::core::tape::op(
+                &[x],
+                || $crate::ops::special::map_f64($tf, x, $f),
+                || $crate::core::tape::TapeOp::Unary($tf),
+            )
         }
     };
 }
