@@ -68,6 +68,7 @@ _bind(
 )
 
 from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
+from lattensor._autodiff import GradientTape, UnconnectedGradients, custom_gradient  # noqa: E402
 
 
 def shape(input, out_type=None, name=None):  # noqa: A002 (TF's name)

@@ -225,6 +225,7 @@ pub fn to_tensor(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let py = obj.py();
     if let Ok(v) = obj.cast::<PyVariable>() {
+        crate::classes::variable_read(v);
         return Ok(v.get().v.read());
     }
     if let Ok(a) = obj.cast::<PyUntypedArray>() {

@@ -4,10 +4,13 @@
 //! sit here, below the argument conversion (args.rs) that recognises them,
 //! so that no module imports one above it.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use lattensor::{DType, Tensor, Variable};
 use pyo3::prelude::*;
+use pyo3::types::PyWeakrefReference;
 
 /// An immutable n-dimensional array with a dtype and a weak flag.
 ///
@@ -46,4 +49,21 @@ pub struct PyVariable {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyDType {
     pub d: DType,
+}
+
+thread_local! {
+    /// The Python variables read while a tape records, by tape id (weakly), so
+    /// that `watched_variables` can return the objects.
+    pub static READ_VARIABLES: RefCell<HashMap<u64, Py<PyWeakrefReference>>> = RefCell::new(HashMap::new());
+}
+
+/// Notes a variable read: called when a `Variable` is converted to a tensor.
+pub fn variable_read(v: &Bound<'_, PyVariable>) {
+    if !lattensor::autodiff::is_recording() {
+        return;
+    }
+    let id = v.get().v.tape_id();
+    if let Ok(w) = PyWeakrefReference::new(v) {
+        READ_VARIABLES.with(|m| m.borrow_mut().insert(id, w.unbind()));
+    }
 }

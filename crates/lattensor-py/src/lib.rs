@@ -8,6 +8,7 @@
 //! (errors.rs). Large inputs run with the GIL released.
 
 mod args;
+mod autodiff;
 mod classes;
 mod creation;
 mod dlpack;
@@ -51,6 +52,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     np.add_function(wrap_pyfunction!(ops::numpy_einsum, &np)?)?;
     np.setattr("einsum", np.getattr("numpy_einsum")?)?;
     random::register(m)?;
+    autodiff::register(m)?;
     let errors = PyModule::new(py, "errors")?;
     errors::register(&errors)?;
     m.add_submodule(&errors)?;

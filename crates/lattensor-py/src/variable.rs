@@ -37,10 +37,12 @@ impl PyVariable {
             Some(d) => crate::args::constant_impl(initial_value, Some(d))?,
             None => args::to_tensor(initial_value)?,
         };
-        let v = crate::args::run_quiet(|| Variable::new(init)).py()?;
         let trainable = trainable.unwrap_or_else(|| {
             true.into_pyobject(py).map(|b| b.to_owned().into_any().unbind()).unwrap_or_else(|_| py.None())
         });
+        // gradient tapes watch a variable read under them if `trainable` is truthy
+        let watched = trainable.bind(py).is_truthy()?;
+        let v = crate::args::run_quiet(|| Variable::new(init)).py()?.with_trainable(watched);
         Ok(PyVariable { v: Arc::new(v), name: name.unwrap_or_else(|| "Variable:0".into()), trainable })
     }
 
@@ -76,18 +78,18 @@ impl PyVariable {
     }
 
     /// The current value as a tensor (a snapshot).
-    fn read_value(&self) -> PyTensor {
-        PyTensor::new(self.v.read())
+    fn read_value(slf: &Bound<'_, Self>) -> PyTensor {
+        Self::read_watched(slf)
     }
 
     /// The current value (same as `read_value`).
-    fn value(&self) -> PyTensor {
-        self.read_value()
+    fn value(slf: &Bound<'_, Self>) -> PyTensor {
+        Self::read_watched(slf)
     }
 
     /// Same as `read_value().numpy()`.
     fn numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let t = Bound::new(py, self.read_value())?;
+        let t = Bound::new(py, PyTensor::new(self.v.read()))?;
         t.call_method0("numpy")
     }
 
@@ -113,7 +115,7 @@ impl PyVariable {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let t = Bound::new(py, self.read_value())?;
+        let t = Bound::new(py, PyTensor::new(self.v.read()))?;
         let text = if self.v.shape().is_empty() {
             lattensor::display::numpy_str(&t.get().t)
         } else {
@@ -134,77 +136,77 @@ impl PyVariable {
         dtype: Option<&Bound<'py, PyAny>>,
         copy: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let t = Bound::new(py, self.read_value())?;
+        let t = Bound::new(py, PyTensor::new(self.v.read()))?;
         t.call_method1("__array__", (dtype, copy))
     }
 
     // Operators act on the current value, as TF's variables do.
-    fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__add__(py, other)
+    fn __add__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__add__(py, other)
     }
-    fn __radd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__radd__(py, other)
+    fn __radd__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__radd__(py, other)
     }
-    fn __sub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__sub__(py, other)
+    fn __sub__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__sub__(py, other)
     }
-    fn __rsub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rsub__(py, other)
+    fn __rsub__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rsub__(py, other)
     }
-    fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__mul__(py, other)
+    fn __mul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__mul__(py, other)
     }
-    fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rmul__(py, other)
+    fn __rmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rmul__(py, other)
     }
-    fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__truediv__(py, other)
+    fn __truediv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__truediv__(py, other)
     }
-    fn __rtruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rtruediv__(py, other)
+    fn __rtruediv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rtruediv__(py, other)
     }
-    fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__floordiv__(py, other)
+    fn __floordiv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__floordiv__(py, other)
     }
-    fn __rfloordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rfloordiv__(py, other)
+    fn __rfloordiv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rfloordiv__(py, other)
     }
-    fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__mod__(py, other)
+    fn __mod__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__mod__(py, other)
     }
-    fn __rmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rmod__(py, other)
+    fn __rmod__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rmod__(py, other)
     }
-    fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__matmul__(py, other)
+    fn __matmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__matmul__(py, other)
     }
-    fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        self.read_value().__rmatmul__(py, other)
+    fn __rmatmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__rmatmul__(py, other)
     }
     fn __pow__(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        self.read_value().__pow__(py, other, modulo)
+        Self::read_watched(slf).__pow__(py, other, modulo)
     }
     fn __rpow__(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
-        self.read_value().__rpow__(py, other, modulo)
+        Self::read_watched(slf).__rpow__(py, other, modulo)
     }
-    fn __neg__(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.read_value().__neg__(py)
+    fn __neg__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__neg__(py)
     }
-    fn __abs__(&self, py: Python<'_>) -> PyResult<PyTensor> {
-        self.read_value().__abs__(py)
+    fn __abs__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__abs__(py)
     }
     fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
-        self.read_value().__richcmp__(py, other, op)
+        PyTensor::new(self.v.read()).__richcmp__(py, other, op)
     }
     fn __hash__(&self) -> isize {
         // variables are hashable by identity (TF's are too)
@@ -216,14 +218,20 @@ impl PyVariable {
         100
     }
 
-    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn __getattr__<'py>(slf: &Bound<'py, Self>, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         // Everything else (operators aside) behaves like the current value.
-        let t = Bound::new(py, self.read_value())?;
+        let t = Bound::new(py, Self::read_watched(slf))?;
         t.getattr(name)
     }
 }
 
 impl PyVariable {
+    /// The current value, telling the recording gradient tapes it was read.
+    fn read_watched(slf: &Bound<'_, Self>) -> PyTensor {
+        crate::classes::variable_read(slf);
+        PyTensor::new(slf.get().v.read())
+    }
+
     /// Another handle to the same variable, named as TF names the result of an update.
     fn unread(&self, py: Python<'_>) -> Self {
         PyVariable { v: Arc::clone(&self.v), name: "UnreadVariable".into(), trainable: self.trainable.clone_ref(py) }

@@ -40,3 +40,8 @@ mod rules;
 mod tape;
 
 pub use tape::{GradientTape, Source, UnconnectedGradients, custom_gradient};
+
+/// Whether a gradient tape records on this thread right now.
+pub fn is_recording() -> bool {
+    crate::core::tape::recording()
+}
