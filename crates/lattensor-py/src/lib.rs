@@ -14,6 +14,7 @@ mod dlpack;
 mod dtype;
 mod errors;
 mod image;
+mod linalg;
 mod mode;
 mod nn;
 mod ops;
@@ -45,6 +46,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     creation::register(m)?;
     nn::register(m)?;
     image::register(m)?;
+    linalg::register(m)?;
     tnp::register(m)?;
     // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
     let np = m.getattr("numpy")?.cast_into::<PyModule>()?;

@@ -122,8 +122,7 @@ unary! { register_unary:
     spence => sp::spence,
     relu => lattensor::ops::nn::relu, relu6 => lattensor::ops::nn::relu6, elu => lattensor::ops::nn::elu,
     selu => lattensor::ops::nn::selu, softsign => lattensor::ops::nn::softsign,
-    diag_part => lattensor::ops::linalg::diag_part, tensor_diag_part => lattensor::ops::linalg::tensor_diag_part,
-    trace => lattensor::ops::linalg::trace, diag => lattensor::ops::linalg::diag,
+    tensor_diag_part => lattensor::ops::linalg::tensor_diag_part, trace => lattensor::ops::linalg::trace,
 }
 
 binary! { register_binary:
