@@ -60,8 +60,8 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// `lattensor.as_dtype(x)`: a DType from a DType, a name, a NumPy dtype/type, or `int`/`float`/`complex`/`bool`.
+/// `lattensor.as_dtype(type_value)`: a DType from a DType, a name, a NumPy dtype/type, or `int`/`float`/`complex`/`bool`.
 #[pyfunction]
-fn as_dtype(x: &Bound<'_, PyAny>) -> PyResult<classes::PyDType> {
-    Ok(classes::PyDType { d: args::as_dtype(x)? })
+fn as_dtype(type_value: &Bound<'_, PyAny>) -> PyResult<classes::PyDType> {
+    Ok(classes::PyDType { d: args::as_dtype(type_value)? })
 }

@@ -110,7 +110,7 @@ pub fn diag_part(
 
 /// `tf.linalg.set_diag(input, diagonal, name='set_diag', k=0,
 /// align='RIGHT_LEFT')`: `input` with its diagonals `k` replaced (TF's
-/// `MatrixSetDiagV3`); the result has the input's dtype and weakness.
+/// `MatrixSetDiagV3`); the result has the input's dtype and is strong, as TF's.
 #[pyfunction]
 #[pyo3(
     signature = (input, diagonal, name = None, k = None, align = "RIGHT_LEFT"),
@@ -135,7 +135,7 @@ pub fn set_diag(
 
 /// `tf.linalg.band_part(input, num_lower, num_upper, name=None)`: the band
 /// `-num_lower ≤ j - i ≤ num_upper` of the last two axes, zeros elsewhere (a
-/// negative bound keeps the whole triangle).
+/// negative bound keeps the whole triangle); a strong result, as TF's.
 #[pyfunction]
 #[pyo3(signature = (input, num_lower, num_upper, name = None))]
 pub fn band_part(

@@ -546,8 +546,9 @@ pub fn diag_ext(
 ///
 /// `diagonal` has [`diag_part_ext`]'s shape for the same `k` and `align`
 /// (`[..., max_len]` or `[..., k.1 − k.0 + 1, max_len]`) and `input`'s dtype;
-/// the padding slots of short diagonals are ignored. The result keeps
-/// `input`'s dtype and weakness.
+/// the padding slots of short diagonals are ignored. The result has
+/// `input`'s dtype and is strong, as TF's (the op is not on the guide's
+/// WeakTensor list).
 ///
 /// ```
 /// use lattensor::{ops::matrix::{set_diag, DiagAlign}, Tensor};
@@ -601,12 +602,13 @@ pub fn set_diag(input: &Tensor, diagonal: &Tensor, k: (i64, i64), align: DiagAli
         }
         Tensor::from_vec(dst, input.shape())?
     });
-    Ok(out.with_weak(input.is_weak()))
+    Ok(out)
 }
 
 /// The band `−num_lower ≤ j − i ≤ num_upper` of the last two axes, zeros
 /// elsewhere (`tf.linalg.band_part`); a negative bound keeps that whole
-/// triangle. Keeps the input's dtype and weakness.
+/// triangle. Keeps the input's dtype; the result is strong, as TF's (the op
+/// is not on the guide's WeakTensor list).
 ///
 /// ```
 /// use lattensor::{ops::matrix::band_part, Tensor};
@@ -651,7 +653,7 @@ pub fn band_part(input: &Tensor, num_lower: i64, num_upper: i64) -> Result<Tenso
         }
         Tensor::from_vec(dst, input.shape())?
     });
-    Ok(out.with_weak(input.is_weak()))
+    Ok(out)
 }
 
 /// The diagonal of a tensor of shape `[d1, …, dk, d1, …, dk]`, of shape `[d1, …, dk]`
