@@ -55,6 +55,14 @@ tnp_fns = set(re.findall(r"pub fn (\w+)", tnp_src))
 for group in re.findall(r"pub use [\w:]+::\{([^}]*)\}", tnp_src):
     tnp_fns.update(w.strip() for w in group.split(",") if w.strip())
 
+#: Notes for names whose keyword arguments go beyond the Rust function the table names.
+NOTES = {
+    "tf.linalg.diag": "`k`, `num_rows`/`num_cols`, `padding_value`, `align`: `linalg::diag_ext` "
+                      "(TF golden: python/tests/test_diag_saturate.py)",
+    "tf.linalg.diag_part": "`k`, `padding_value`, `align`: `linalg::diag_part_ext` "
+                           "(TF golden: python/tests/test_diag_saturate.py)",
+}
+
 rows = []
 for name in apis:
     last = name.rsplit(".", 1)[1]
@@ -67,7 +75,7 @@ for name in apis:
     module = tf_modules[prefix]
     fn = name[len(prefix):]
     rust = f"{module}::{fn}" if module else fn
-    rows.append((name, rust, "done" if fn in exports(module) else "missing", ""))
+    rows.append((name, rust, "done" if fn in exports(module) else "missing", NOTES.get(name, "")))
 
 done = sum(r[2] == "done" for r in rows)
 partial = sum(r[2] == "partial" for r in rows)

@@ -63,11 +63,11 @@ _bind(
     max_tensor_bytes set_max_tensor_bytes
     acos acosh asin asinh atan atan2 atanh cos cosh sin sinh tan tanh floor sigmoid
     logical_and logical_not logical_or reduce_logsumexp scalar_mul concat stack argmax argmin gather
-    split pad one_hot
+    split pad one_hot saturate_cast
     """.split(),
 )
 
-from lattensor import bitwise, debugging, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
+from lattensor import bitwise, debugging, dtypes, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
 from lattensor._autodiff import GradientTape, UnconnectedGradients, custom_gradient  # noqa: E402
 
 

@@ -93,7 +93,7 @@ enum Command {
     /// Evaluate an einsum over .npy files.
     #[command(long_about = "Evaluate an Einstein summation over tensors read from .npy files.
 
-        --semantics picks the rules: tf (tf.einsum, the default), raw (TF's raw Einsum op: exactly one '->',         1 or 2 inputs, repeated output labels expand a diagonal) or numpy (numpy.einsum, with size-1         broadcasting of named labels). Mixed dtypes promote through the lattice. --path prints the contraction         plan like numpy.einsum_path.
+        --semantics picks the rules: tf (tf.einsum, the default), raw (TF's raw Einsum op: exactly one '->',         1 or 2 inputs, repeated output labels expand a diagonal) or numpy (numpy.einsum, with size-1         broadcasting of named labels). Mixed dtypes promote through the lattice in the --mode given (all, safe, strict or numpy; all by default); --semantics numpy changes only the equation rules, not the promotion, so without --mode numpy it keeps the lattice. --path prints the contraction         plan like numpy.einsum_path.
 
         Example: lattensor einsum 'ij,jk->ik' a.npy b.npy -o c.npy --path")]
     Einsum {
@@ -111,6 +111,9 @@ enum Command {
         /// Print the contraction path, FLOP count and largest intermediate.
         #[arg(long)]
         path: bool,
+        /// Promotion mode for mixed dtypes: all, safe, strict or numpy (the lattice's ALL by default, also with --semantics numpy).
+        #[arg(long, default_value = "all", value_parser = parse_mode)]
+        mode: PromotionMode,
     },
     /// Reinterpret the bytes of a .npy tensor as another dtype (TF's bitcast).
     #[command(
@@ -127,6 +130,9 @@ enum Command {
         /// Output .npy file (prints the result when omitted).
         #[arg(short, long, value_name = "OUT.npy")]
         output: Option<PathBuf>,
+        /// Promotion mode: all, safe, strict or numpy (a bitcast promotes nothing; accepted as `table` accepts it).
+        #[arg(long, default_value = "all", value_parser = parse_mode)]
+        mode: PromotionMode,
     },
 }
 
@@ -181,15 +187,19 @@ fn main() -> ExitCode {
         Command::Lattice { format: LatticeFormat::Svg } => lattice_draw::svg(),
         Command::Promote { operands, mode } => return promote_cmd::run(&operands, mode),
         Command::Tour { mode } => tour::render(mode),
-        Command::Einsum { equation, inputs, output, semantics, path } => {
+        Command::Einsum { equation, inputs, output, semantics, path, mode } => {
             let front = match semantics {
                 Semantics::Raw => lattensor::einsum::Front::Raw,
                 Semantics::Tf => lattensor::einsum::Front::Tf,
                 Semantics::Numpy => lattensor::einsum::Front::NumPy,
             };
-            return tensor_cmds::einsum(&equation, &inputs, output.as_deref(), front, path);
+            return lattensor::promote::with_mode(mode, || {
+                tensor_cmds::einsum(&equation, &inputs, output.as_deref(), front, path)
+            });
         }
-        Command::Bitcast { input, dtype, output } => return tensor_cmds::bitcast(&input, &dtype, output.as_deref()),
+        Command::Bitcast { input, dtype, output, mode } => {
+            return lattensor::promote::with_mode(mode, || tensor_cmds::bitcast(&input, &dtype, output.as_deref()));
+        }
     };
     print_out(&text)
 }

@@ -318,6 +318,17 @@ fn einsum_command_reads_npy_writes_npy_and_prints_the_path() {
     let out = run(&["einsum", "ij,jk->ikq", pa.to_str().unwrap(), pb.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ij,jk->ikq"));
+    // --mode: SAFE refuses int32 ⊔ float32 (exit 1); numpy semantics alone keeps the lattice
+    let mixed = [pa.to_str().unwrap(), pb.to_str().unwrap()];
+    let out = run(&["einsum", "ij,jk->ik", mixed[0], mixed[1], "--mode", "safe"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&["einsum", "ij,jk->ik", mixed[0], mixed[1], "--semantics", "numpy"]);
+    assert!(text.contains("float32"), "{text}");
+    let text = stdout(&["einsum", "ij,jk->ik", mixed[0], mixed[1], "--semantics", "numpy", "--mode", "numpy"]);
+    assert!(text.contains("float64"), "{text}");
+    let help = stdout(&["einsum", "--help"]);
+    assert!(help.contains("--mode") && help.contains("keeps the lattice"), "{help}");
+    assert_eq!(run(&["einsum", "ij->ji", mixed[0], "--mode", "bogus"]).status.code(), Some(2));
 }
 
 #[test]
@@ -327,7 +338,7 @@ fn bitcast_command_follows_tf_shape_rules() {
     let x = Tensor::from_vec(vec![1.0f32, -0.0], &[2]).unwrap();
     let (px, py) = (dir.join("x.npy"), dir.join("y.npy"));
     npy::write_npy(&px, &x).unwrap();
-    stdout(&["bitcast", px.to_str().unwrap(), "uint8", "-o", py.to_str().unwrap()]);
+    stdout(&["bitcast", px.to_str().unwrap(), "uint8", "-o", py.to_str().unwrap(), "--mode", "strict"]);
     let y = npy::read_npy(&py).unwrap();
     assert_eq!(y.shape(), &[2, 4]);
     assert_eq!(y.to_vec::<u8>().unwrap(), vec![0, 0, 0x80, 0x3f, 0, 0, 0, 0x80]);

@@ -15,6 +15,7 @@ mod dlpack;
 mod dtype;
 mod errors;
 mod image;
+mod linalg;
 mod mode;
 mod nn;
 mod ops;
@@ -46,6 +47,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     creation::register(m)?;
     nn::register(m)?;
     image::register(m)?;
+    linalg::register(m)?;
     tnp::register(m)?;
     // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
     let np = m.getattr("numpy")?.cast_into::<PyModule>()?;
@@ -60,8 +62,8 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// `lattensor.as_dtype(x)`: a DType from a DType, a name, a NumPy dtype/type, or `int`/`float`/`complex`/`bool`.
+/// `lattensor.as_dtype(type_value)`: a DType from a DType, a name, a NumPy dtype/type, or `int`/`float`/`complex`/`bool`.
 #[pyfunction]
-fn as_dtype(x: &Bound<'_, PyAny>) -> PyResult<classes::PyDType> {
-    Ok(classes::PyDType { d: args::as_dtype(x)? })
+fn as_dtype(type_value: &Bound<'_, PyAny>) -> PyResult<classes::PyDType> {
+    Ok(classes::PyDType { d: args::as_dtype(type_value)? })
 }

@@ -29,21 +29,25 @@ fn tensor_arg<'a>(a: &'a Arg<'a>) -> PyResult<Cow<'a, Tensor>> {
 // ---- generated families --------------------------------------------------------
 
 macro_rules! unary {
-    ($register:ident: $($py:ident => $f:path),* $(,)?) => {
-        $(
-            #[doc = concat!("Elementwise `", stringify!($py), "` (keeps the input's dtype family and weakness per the library).")]
-            #[pyfunction]
-            #[pyo3(signature = (x, name = None))]
-            pub fn $py(py: Python<'_>, x: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
-                let _ = name;
-                let a = arg(x)?;
-                let t = tensor_arg(&a)?;
-                run(py, t.numel(), || $f(&t)).map(PyTensor::new)
-            }
-        )*
+    // each entry is `py_name => path`, or `py_name(param) => path` where TF names the parameter other than `x`
+    ($register:ident: $($py:ident $(($arg:ident))? => $f:path),* $(,)?) => {
+        $( unary!(@named $py [$($arg)?] $f); )*
         fn $register(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $( m.add_function(wrap_pyfunction!($py, m)?)?; )*
             Ok(())
+        }
+    };
+    (@named $py:ident [] $f:path) => { unary!(@def $py x $f); };
+    (@named $py:ident [$arg:ident] $f:path) => { unary!(@def $py $arg $f); };
+    (@def $py:ident $arg:ident $f:path) => {
+        #[doc = concat!("Elementwise `", stringify!($py), "` (keeps the input's dtype family and weakness per the library).")]
+        #[pyfunction]
+        #[pyo3(signature = ($arg, name = None))]
+        pub fn $py(py: Python<'_>, $arg: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyResult<PyTensor> {
+            let _ = name;
+            let a = arg($arg)?;
+            let t = tensor_arg(&a)?;
+            run(py, t.numel(), || $f(&t)).map(PyTensor::new)
         }
     };
 }
@@ -98,21 +102,21 @@ use lattensor::ops::special as sp;
 
 unary! { register_unary:
     abs => lattensor::ops::abs, acos => lattensor::ops::acos, acosh => lattensor::ops::acosh,
-    angle => lattensor::ops::angle, asin => lattensor::ops::asin, asinh => lattensor::ops::asinh,
+    angle(input) => lattensor::ops::angle, asin => lattensor::ops::asin, asinh => lattensor::ops::asinh,
     atan => lattensor::ops::atan, atanh => lattensor::ops::atanh, ceil => lattensor::ops::ceil,
     conj => lattensor::ops::conj, cos => lattensor::ops::cos, cosh => lattensor::ops::cosh,
     digamma => lattensor::ops::digamma, erf => lattensor::ops::erf, erfc => lattensor::ops::erfc,
     erfcinv => lattensor::ops::erfcinv, erfinv => lattensor::ops::erfinv, exp => lattensor::ops::exp,
-    expm1 => lattensor::ops::expm1, floor => lattensor::ops::floor, imag => lattensor::ops::imag,
+    expm1 => lattensor::ops::expm1, floor => lattensor::ops::floor, imag(input) => lattensor::ops::imag,
     invert => lattensor::ops::invert, is_finite => lattensor::ops::is_finite, is_inf => lattensor::ops::is_inf,
     is_nan => lattensor::ops::is_nan, lgamma => lattensor::ops::lgamma, log => lattensor::ops::log,
     log1p => lattensor::ops::log1p, log_sigmoid => lattensor::ops::log_sigmoid,
     logical_not => lattensor::ops::logical_not, ndtri => lattensor::ops::ndtri,
-    negative => lattensor::ops::negative, real => lattensor::ops::real, reciprocal => lattensor::ops::reciprocal,
+    negative => lattensor::ops::negative, real(input) => lattensor::ops::real, reciprocal => lattensor::ops::reciprocal,
     reciprocal_no_nan => lattensor::ops::reciprocal_no_nan, rint => lattensor::ops::rint,
     round => lattensor::ops::round, rsqrt => lattensor::ops::rsqrt, sigmoid => lattensor::ops::sigmoid,
     sign => lattensor::ops::sign, sin => lattensor::ops::sin, sinh => lattensor::ops::sinh,
-    softplus => lattensor::ops::softplus, sqrt => lattensor::ops::sqrt, square => lattensor::ops::square,
+    softplus(features) => lattensor::ops::softplus, sqrt => lattensor::ops::sqrt, square => lattensor::ops::square,
     tan => lattensor::ops::tan, tanh => lattensor::ops::tanh,
     bessel_i0 => sp::bessel_i0, bessel_i0e => sp::bessel_i0e, bessel_i1 => sp::bessel_i1,
     bessel_i1e => sp::bessel_i1e, bessel_j0 => sp::bessel_j0, bessel_j1 => sp::bessel_j1,
@@ -120,10 +124,10 @@ unary! { register_unary:
     bessel_k1e => sp::bessel_k1e, bessel_y0 => sp::bessel_y0, bessel_y1 => sp::bessel_y1,
     dawsn => sp::dawsn, expint => sp::expint, fresnel_cos => sp::fresnel_cos, fresnel_sin => sp::fresnel_sin,
     spence => sp::spence,
-    relu => lattensor::ops::nn::relu, relu6 => lattensor::ops::nn::relu6, elu => lattensor::ops::nn::elu,
-    selu => lattensor::ops::nn::selu, softsign => lattensor::ops::nn::softsign,
-    diag_part => lattensor::ops::linalg::diag_part, tensor_diag_part => lattensor::ops::linalg::tensor_diag_part,
-    trace => lattensor::ops::linalg::trace, diag => lattensor::ops::linalg::diag,
+    relu(features) => lattensor::ops::nn::relu, relu6(features) => lattensor::ops::nn::relu6,
+    elu(features) => lattensor::ops::nn::elu,
+    selu(features) => lattensor::ops::nn::selu, softsign(features) => lattensor::ops::nn::softsign,
+    tensor_diag_part(input) => lattensor::ops::linalg::tensor_diag_part, trace => lattensor::ops::linalg::trace,
 }
 
 binary! { register_binary:

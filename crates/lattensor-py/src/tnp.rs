@@ -45,18 +45,22 @@ fn opt_axis(axis: Opt<'_, '_>) -> PyResult<Option<isize>> {
 }
 
 macro_rules! unary {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[doc = concat!("`tnp.", stringify!($name), "`.")]
-            #[pyfunction]
-            pub fn $name(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-                let (v, n) = value(x)?;
-                run(py, n, || tnp::$name(v)).map(PyTensor::new)
-            }
-        )*
+    // each entry is `name`, or `name(param)` where TF names the parameter other than `x`
+    ($($name:ident $(($arg:ident))?),* $(,)?) => {
+        $( unary!(@named $name [$($arg)?]); )*
         fn register_unary(m: &Bound<'_, PyModule>) -> PyResult<()> {
             $( m.add_function(wrap_pyfunction!($name, m)?)?; )*
             Ok(())
+        }
+    };
+    (@named $name:ident []) => { unary!(@def $name x); };
+    (@named $name:ident [$arg:ident]) => { unary!(@def $name $arg); };
+    (@def $name:ident $arg:ident) => {
+        #[doc = concat!("`tnp.", stringify!($name), "`.")]
+        #[pyfunction]
+        pub fn $name(py: Python<'_>, $arg: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+            let (v, n) = value($arg)?;
+            run(py, n, || tnp::$name(v)).map(PyTensor::new)
         }
     };
 }
@@ -114,7 +118,7 @@ unary!(
     fabs,
     fix,
     floor,
-    imag,
+    imag(val),
     log,
     log1p,
     log2,
@@ -122,7 +126,7 @@ unary!(
     negative,
     positive,
     rad2deg,
-    real,
+    real(val),
     reciprocal,
     signbit,
     sin,
@@ -132,11 +136,11 @@ unary!(
     square,
     tan,
     tanh,
-    copy,
-    ravel,
+    copy(a),
+    ravel(a),
     flatten,
-    fliplr,
-    flipud,
+    fliplr(m),
+    flipud(m),
     logical_not,
     isnan,
     isinf,
@@ -172,9 +176,9 @@ fn round(py: Python<'_>, a: &Bound<'_, PyAny>, decimals: i32) -> PyResult<PyTens
 // ---- creation ----------------------------------------------------------------
 
 #[pyfunction]
-#[pyo3(signature = (object, dtype = None, copy = true, ndmin = 0))]
-fn array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
-    let (v, _) = value(object)?;
+#[pyo3(signature = (val, dtype = None, copy = true, ndmin = 0))]
+fn array(val: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
+    let (v, _) = value(val)?;
     let d = opt_dtype(dtype)?;
     crate::args::run_quiet(|| tnp::array(v, d, copy, ndmin)).py().map(PyTensor::new)
 }

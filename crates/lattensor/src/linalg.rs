@@ -2,7 +2,9 @@
 //!
 //! `tf.linalg.<name>` is `lattensor::linalg::<name>`. `matmul(a, b,
 //! transpose_a, transpose_b)` has TF's flags; [`matmul_ext`] adds
-//! `adjoint_a`/`adjoint_b`. `tf.linalg.einsum` is [`einsum`].
+//! `adjoint_a`/`adjoint_b`. `tf.linalg.einsum` is [`einsum`]. `diag`/`diag_part`
+//! take the main diagonal; [`diag_ext`]/[`diag_part_ext`] add TF's `k`,
+//! `num_rows`/`num_cols`, `padding_value` and `align`.
 //!
 //! ```
 //! use lattensor::{linalg, DType, Tensor};
@@ -14,4 +16,7 @@
 //! ```
 
 pub use crate::einsum::einsum;
-pub use crate::ops::matrix::{diag, diag_part, matmul, matmul_ext, matrix_transpose, tensor_diag_part, trace};
+pub use crate::ops::matrix::{
+    DiagAlign, band_part, diag, diag_ext, diag_part, diag_part_ext, matmul, matmul_ext, matrix_transpose, set_diag,
+    tensor_diag_part, trace,
+};

@@ -2,7 +2,7 @@
 
 from lattensor._api import bind as _bind
 
-_bind(globals(), "diag diag_part matmul matrix_transpose tensor_diag_part trace einsum".split())
+_bind(globals(), "band_part diag diag_part matmul matrix_transpose set_diag tensor_diag_part trace einsum".split())
 
 
 def adjoint(matrix, name=None):

@@ -27,11 +27,9 @@
 
 use std::str::FromStr;
 
-use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::{broadcast_shapes, checked_numel};
 use crate::core::scalar::{Operand, Scalar};
-use crate::dispatch::FloatStorage;
 use crate::promote::{self, PromotionMode};
 use crate::{DType, Tensor, ops};
 
@@ -68,64 +66,6 @@ fn working_float(image: &Tensor) -> Result<Tensor> {
     }
 }
 
-/// `v` rounded to the float dtype `d` (returned exactly as an `f64`).
-fn round_to(d: DType, v: f64) -> f64 {
-    crate::with_f32_dtype!(d, S, S::from_f64(v).cast_into(), other => v)
-}
-
-/// One step toward zero in a float's own encoding.
-trait StepTowardZero: FloatStorage {
-    /// The neighbour of the finite, non-zero `self` toward zero.
-    fn step_toward_zero(self) -> Self;
-}
-
-macro_rules! step_toward_zero {
-    ($($t:ty),*) => {$(impl StepTowardZero for $t {
-        // in sign-magnitude encodings, one less in the bits is one step less in magnitude
-        fn step_toward_zero(self) -> Self {
-            <$t>::from_bits(self.to_bits() - 1)
-        }
-    })*};
-}
-step_toward_zero!(half::bf16, half::f16, f32, f64);
-
-/// The neighbour of the finite, non-zero `v` (a value of float dtype `d`) towards zero.
-fn toward_zero(d: DType, v: f64) -> f64 {
-    crate::with_f32_dtype!(d, S, S::round_f64(v).step_toward_zero().cast_into(), other => v.step_toward_zero())
-}
-
-/// `tf.dtypes.saturate_cast` for real dtypes: clips to the part of `dtype`'s
-/// range that the input dtype can hold, then casts.
-///
-/// For a float input the bounds are TF's: each is rounded to the input dtype
-/// and, if the rounding pushed it outside `dtype`'s range as compared in
-/// `float64` (NumPy's promoted type), stepped once towards zero — so
-/// `float32 → int32` clips at 2147483520. Where that comparison cannot see
-/// the overflow (`float32(2⁶³)` equals `float64(i64::MAX)`), the cast itself
-/// saturates, as every lattensor cast does.
-fn saturate_cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    let from = x.dtype();
-    if let (Some(i), Some(o)) = (from.iinfo(), dtype.iinfo()) {
-        let (lo, hi) = (i.min.max(o.min), i.max.min(o.max));
-        // both bounds are values of the input dtype, so they fit an i64 or a u64
-        let bound = |v: i128| i64::try_from(v).map(Scalar::from).unwrap_or_else(|_| Scalar::from(v as u64));
-        return ops::clip_by_value(x, bound(lo), bound(hi))?.cast(dtype);
-    }
-    let (Some(fi), Some(o)) = (from.finfo(), dtype.iinfo()) else {
-        return x.cast(dtype);
-    };
-    let (omin, omax) = (o.min as f64, o.max as f64);
-    let mut lo = round_to(from, fi.min.max(omin));
-    if lo < omin {
-        lo = toward_zero(from, lo);
-    }
-    let mut hi = round_to(from, fi.max.min(omax));
-    if hi > omax {
-        hi = toward_zero(from, hi);
-    }
-    ops::clip_by_value(x, lo, hi)?.cast(dtype)
-}
-
 /// Converts an image to `dtype`, scaling integer pixel values
 /// (`tf.image.convert_image_dtype`).
 ///
@@ -138,7 +78,7 @@ fn saturate_cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
 /// * float → float: a plain cast.
 ///
 /// With `saturate`, values are clipped to the target's range before the cast
-/// (TF's `saturate_cast`; see [`crate::cast`] for what a cast does beyond it).
+/// (TF's `saturate_cast`, [`ops::saturate_cast`]; see [`crate::cast`] for what a cast does beyond it).
 /// Converting to the image's own dtype returns the image unchanged (keeping its
 /// weakness); any other result is strong.
 ///
@@ -161,7 +101,7 @@ pub fn convert_image_dtype(image: &Tensor, dtype: DType, saturate: bool) -> Resu
     if from == dtype {
         return Ok(image.clone());
     }
-    let cast = |x: &Tensor| if saturate { saturate_cast(x, dtype) } else { x.cast(dtype) };
+    let cast = |x: &Tensor| if saturate { ops::saturate_cast(x, dtype) } else { x.cast(dtype) };
     all_mode(|| match (from.iinfo(), dtype.iinfo()) {
         (Some(i), Some(o)) if i.max > o.max => {
             let scale = (i.max + 1) / (o.max + 1); // < 2⁶³ for every pair of integer dtypes
@@ -527,22 +467,6 @@ pub fn random_brightness(image: &Tensor, max_delta: f64, seed: Option<u64>) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn saturation_bounds_match_tf() {
-        // TF nudges float32 bounds that round outside the target range.
-        let x = Tensor::from_vec(vec![3e9f32, -3e9, 5e9], &[3]).unwrap();
-        assert_eq!(
-            saturate_cast(&x, DType::I32).unwrap().to_vec::<i32>().unwrap(),
-            vec![2_147_483_520, i32::MIN, 2_147_483_520]
-        );
-        assert_eq!(
-            saturate_cast(&x, DType::U32).unwrap().to_vec::<u32>().unwrap(),
-            vec![3_000_000_000, 0, 4_294_967_040]
-        );
-        let i = Tensor::from_vec(vec![-5i16, 300], &[2]).unwrap();
-        assert_eq!(saturate_cast(&i, DType::U8).unwrap().to_vec::<u8>().unwrap(), vec![0, 255]);
-    }
 
     #[test]
     fn fresh_seeds_differ() {

@@ -32,6 +32,7 @@ pub(crate) mod gather;
 pub(crate) mod map;
 pub mod matrix;
 pub(crate) mod reduce;
+pub(crate) mod saturate;
 pub mod scalar_arith;
 pub mod special;
 pub(crate) mod unary;
@@ -58,6 +59,7 @@ pub use reduce::{
     Axes, reduce_euclidean_norm, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
     reduce_sum, reduce_variance,
 };
+pub use saturate::saturate_cast;
 pub use special::{digamma, erf, erfc, erfcinv, erfinv, lgamma, ndtri};
 pub use unary::{
     abs, acos, acosh, angle, asin, asinh, atan, atanh, ceil, conj, cos, cosh, exp, expm1, floor, imag, invert,

@@ -127,15 +127,26 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
 
 # ---- NumPy's binary functions: the lattice's ops under NumPy's names ----------------
 
-add, subtract, multiply = _C.add, _C.subtract, _C.multiply
-divide = true_divide = _C.truediv
-floor_divide = _C.floordiv
-mod = remainder = _C.floormod
-power = _C.pow
-maximum, minimum = _C.maximum, _C.minimum
+def _numpy_binary(name, op):
+    """NumPy's binary function ``name(x1, x2)``: the lattice's ``op``."""
+
+    def f(x1, x2):
+        return op(x1, x2)
+
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"``tnp.{name}(x1, x2)``: the lattice's ``{op.__name__}`` under NumPy's name and parameters."
+    return f
+
+
+add, subtract, multiply = (_numpy_binary(n, getattr(_C, n)) for n in ("add", "subtract", "multiply"))
+divide, true_divide = _numpy_binary("divide", _C.truediv), _numpy_binary("true_divide", _C.truediv)
+floor_divide = _numpy_binary("floor_divide", _C.floordiv)
+mod, remainder = _numpy_binary("mod", _C.floormod), _numpy_binary("remainder", _C.floormod)
+power = _numpy_binary("power", _C.pow)
+maximum, minimum = _numpy_binary("maximum", _C.maximum), _numpy_binary("minimum", _C.minimum)
 equal, not_equal, less, less_equal, greater, greater_equal = (
-    _C.equal, _C.not_equal, _C.less, _C.less_equal, _C.greater, _C.greater_equal)
-matmul = _C.matmul
+    _numpy_binary(n, getattr(_C, n)) for n in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+matmul = _numpy_binary("matmul", _C.matmul)
 
 
 def _truth(x):
@@ -224,11 +235,11 @@ def nonzero(a):
     return _N.nonzero(a)
 
 
-def tile(A, reps):  # noqa: N803 (NumPy's name)
-    """``tnp.tile``: ``A`` repeated ``reps[i]`` times along axis ``i`` (NumPy's rule:
-    the shorter of ``A.shape`` and ``reps`` is padded with leading 1s). Keeps ``A``'s
+def tile(a, reps):
+    """``tnp.tile``: ``a`` repeated ``reps[i]`` times along axis ``i`` (NumPy's rule:
+    the shorter of ``a.shape`` and ``reps`` is padded with leading 1s). Keeps ``a``'s
     dtype and weakness."""
-    return _N.tile(A, reps)
+    return _N.tile(a, reps)
 
 
 def meshgrid(*xi, indexing="xy"):
