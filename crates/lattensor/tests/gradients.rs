@@ -268,6 +268,31 @@ fn shape_and_indexing_ops_match_finite_differences() {
     check("diag", |xs| ops::matrix::diag(&xs[0]), vec![x1(13, &[2, 3], -1.0, 1.0)]);
     check("trace", |xs| ops::matrix::trace(&xs[0]), vec![x1(14, &[3, 3], -1.0, 1.0)]);
     check("matrix_transpose", |xs| ops::matrix::matrix_transpose(&xs[0], false), vec![x1(15, &[2, 3, 4], -1.0, 1.0)]);
+    use ops::matrix::{DiagAlign, band_part, diag_ext, diag_part_ext, set_diag};
+    for align in [DiagAlign::RightLeft, DiagAlign::LeftRight] {
+        check(
+            "diag_part k=(-1, 1)",
+            move |xs| diag_part_ext(&xs[0], (-1, 1), None, align),
+            vec![x1(16, &[2, 3, 4], -1.0, 1.0)],
+        );
+        check(
+            "diag k=(-1, 0)",
+            move |xs| diag_ext(&xs[0], (-1, 0), None, None, None, align),
+            vec![x1(17, &[2, 3], -1.0, 1.0)],
+        );
+        check(
+            "set_diag k=(0, 1)",
+            move |xs| set_diag(&xs[0], &xs[1], (0, 1), align),
+            vec![x1(18, &[3, 4], -1.0, 1.0), x1(19, &[2, 3], -1.0, 1.0)],
+        );
+    }
+    check(
+        "diag k=1 in a 4×5",
+        |xs| diag_ext(&xs[0], (1, 1), Some(4), Some(5), None, DiagAlign::RightLeft),
+        vec![x1(20, &[4], -1.0, 1.0)],
+    );
+    check("band_part", |xs| band_part(&xs[0], 1, 0), vec![x1(21, &[3, 4], -1.0, 1.0)]);
+    check("saturate_cast within range", |xs| ops::saturate_cast(&xs[0], DType::F64), vec![x1(22, &[3], -1.0, 1.0)]);
 }
 
 #[test]

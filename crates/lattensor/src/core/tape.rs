@@ -125,10 +125,12 @@ pub enum TapeOp {
         /// The leading axes params and indices share.
         batch_dims: usize,
     },
-    /// The output's elements are some of input 0's, picked by a linear
-    /// selection (a strided view such as a diagonal): applying the function to
-    /// a tensor of input 0's shape picks the same positions.
-    Select(Rc<dyn Fn(&Tensor) -> Result<Tensor>>),
+    /// Each output element is one of the inputs' elements, or a filler (a
+    /// view, a diagonal, padding, a band): the function, applied to int64
+    /// tensors of the inputs' shapes holding their elements' positions
+    /// counted from 1 across all inputs, gives each output element's source
+    /// position, 0 or negative for a filler.
+    Select(Rc<SelectFn>),
     /// `unsorted_segment_sum(data, ids, n)`: data is input 0, ids input 1.
     SegmentSum,
     /// softmax / log_softmax along an axis (`"softmax"`, `"log_softmax"`).
@@ -137,6 +139,9 @@ pub enum TapeOp {
     /// function from the output gradients to the input gradients.
     Custom(Rc<CustomVjp>),
 }
+
+/// The position map of a [`TapeOp::Select`] op.
+pub type SelectFn = dyn Fn(&[Tensor]) -> Result<Tensor>;
 
 /// A caller's vector-Jacobian product: output gradients to input gradients.
 pub type CustomVjp = dyn Fn(&[Tensor]) -> Result<Vec<Option<Tensor>>>;

@@ -337,7 +337,7 @@ impl Tensor {
         let out = self.view(self.layout.slice(args)?);
         Ok(tape::record(&[self], out, || {
             let args = args.to_vec();
-            TapeOp::Select(std::rc::Rc::new(move |t: &Tensor| t.slice(&args)))
+            TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| t[0].slice(&args)))
         }))
     }
 }

@@ -420,9 +420,9 @@ pub(crate) fn pad_with(
         return pad_untaped(op, x, pads, mode, constant_values, numpy_rules);
     }
     let (op_name, pads_v) = (op.to_string(), pads.to_vec());
-    let select = move |t: &Tensor| {
-        let marker = Value::Literal(crate::Scalar::from(-1i64));
-        pad_untaped(&op_name, t, &pads_v, mode, marker, numpy_rules)
+    let select = move |t: &[Tensor]| {
+        let filler = Value::Literal(crate::Scalar::from(0i64));
+        pad_untaped(&op_name, &t[0], &pads_v, mode, filler, numpy_rules)
     };
     tape::op(
         &[x],

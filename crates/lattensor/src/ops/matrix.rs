@@ -201,7 +201,7 @@ pub fn diag_part(x: &Tensor) -> Result<Tensor> {
             let layout = Layout::from_parts(s, st, x.layout().offset());
             Ok(Tensor::from_parts(Arc::clone(&x.storage), layout, x.dtype, x.weak))
         },
-        || TapeOp::Select(std::rc::Rc::new(diag_part)),
+        || TapeOp::Select(std::rc::Rc::new(|t: &[Tensor]| diag_part(&t[0]))),
     )
 }
 
@@ -401,7 +401,7 @@ fn diagonal_view(x: &Tensor, k: i64) -> Tensor {
     // the first element is (max(-k, 0), max(k, 0)); an empty view keeps the offset
     let start = if len == 0 { 0 } else { (-k).max(0) as isize * strides[r - 2] + k.max(0) as isize * strides[r - 1] };
     let offset = (x.layout().offset() as isize + start) as usize;
-    Tensor { storage: Arc::clone(&x.storage), layout: Layout::from_parts(s, st, offset), dtype: x.dtype, weak: x.weak }
+    Tensor::from_parts(Arc::clone(&x.storage), Layout::from_parts(s, st, offset), x.dtype, x.weak)
 }
 
 /// Diagonals `k.0 ..= k.1` of the last two axes (`tf.linalg.diag_part` with
@@ -432,36 +432,42 @@ fn diagonal_view(x: &Tensor, k: i64) -> Tensor {
 /// `(-m, n)` (other than 0), or a `padding_value` that is not a 0-d tensor
 /// of the input's dtype; [`Error::ResourceExhausted`] if the result is too large.
 pub fn diag_part_ext(x: &Tensor, k: (i64, i64), padding_value: Option<&Tensor>, align: DiagAlign) -> Result<Tensor> {
-    const OP: &str = "diag_part";
-    need_rank(OP, x, 2)?;
-    let (lo, hi) = band_bounds(OP, k)?;
-    let r = x.rank();
-    let (rows, cols) = (x.shape()[r - 2], x.shape()[r - 1]);
-    check_band_in(OP, (lo, hi), rows, cols)?;
-    let pad = padding_of(OP, padding_value, x.dtype())?;
-    if lo == hi {
-        return Ok(diagonal_view(x, lo));
-    }
-    let (ri, ci) = (rows as i64, cols as i64);
-    let max_len = (ri + hi.min(0)).min(ci - lo.max(0)).max(0) as usize;
-    let band = Band { lo, hi, rows: ri, cols: ci, max_len, align };
-    let mut shape = x.shape()[..r - 2].to_vec();
-    shape.extend([band.count(), max_len]);
-    let batch = crate::core::layout::dims_product(x.shape()[..r - 2].iter().copied());
-    let mut out = Tensor::zeros_for(OP, &shape, x.dtype())?;
-    with_dtype!(x.dtype(), T, {
-        let src = x.to_vec::<T>()?;
-        let p = pad.to_vec::<T>()?[0];
-        let dst = out.data_mut::<T>();
-        dst.fill(p);
-        let (per_in, per_out) = (rows * cols, band.count() * max_len);
-        for b in 0..batch {
-            for (m, q) in band.cells() {
-                dst[b * per_out + q] = src[b * per_in + m];
+    tape::op(
+        &[x],
+        || {
+            const OP: &str = "diag_part";
+            need_rank(OP, x, 2)?;
+            let (lo, hi) = band_bounds(OP, k)?;
+            let r = x.rank();
+            let (rows, cols) = (x.shape()[r - 2], x.shape()[r - 1]);
+            check_band_in(OP, (lo, hi), rows, cols)?;
+            let pad = padding_of(OP, padding_value, x.dtype())?;
+            if lo == hi {
+                return Ok(diagonal_view(x, lo));
             }
-        }
-    });
-    Ok(out.with_weak(x.is_weak()))
+            let (ri, ci) = (rows as i64, cols as i64);
+            let max_len = (ri + hi.min(0)).min(ci - lo.max(0)).max(0) as usize;
+            let band = Band { lo, hi, rows: ri, cols: ci, max_len, align };
+            let mut shape = x.shape()[..r - 2].to_vec();
+            shape.extend([band.count(), max_len]);
+            let batch = crate::core::layout::dims_product(x.shape()[..r - 2].iter().copied());
+            let mut out = Tensor::zeros_for(OP, &shape, x.dtype())?;
+            with_dtype!(x.dtype(), T, {
+                let src = x.to_vec::<T>()?;
+                let p = pad.to_vec::<T>()?[0];
+                let dst = out.data_mut::<T>();
+                dst.fill(p);
+                let (per_in, per_out) = (rows * cols, band.count() * max_len);
+                for b in 0..batch {
+                    for (m, q) in band.cells() {
+                        dst[b * per_out + q] = src[b * per_in + m];
+                    }
+                }
+            });
+            Ok(out.with_weak(x.is_weak()))
+        },
+        || TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| diag_part_ext(&t[0], k, None, align))),
+    )
 }
 
 /// Matrices with the given diagonals (`tf.linalg.diag` with `k`, `num_rows`,
@@ -503,62 +509,70 @@ pub fn diag_ext(
     padding_value: Option<&Tensor>,
     align: DiagAlign,
 ) -> Result<Tensor> {
-    const OP: &str = "diag";
-    need_rank(OP, diagonal, 1)?;
-    let (lo, hi) = band_bounds(OP, k)?;
-    let r = diagonal.rank();
-    let count = i128::from(hi) - i128::from(lo) + 1;
-    let batch_rank = if lo == hi { r - 1 } else { r.saturating_sub(2) };
-    if lo != hi && (r < 2 || diagonal.shape()[r - 2] as i128 != count) {
-        return Err(Error::InvalidArgument(format!(
-            "{OP}: k = ({lo}, {hi}) names {count} diagonals, but the diagonals have shape {:?} \
+    tape::op(
+        &[diagonal],
+        || {
+            const OP: &str = "diag";
+            need_rank(OP, diagonal, 1)?;
+            let (lo, hi) = band_bounds(OP, k)?;
+            let r = diagonal.rank();
+            let count = i128::from(hi) - i128::from(lo) + 1;
+            let batch_rank = if lo == hi { r - 1 } else { r.saturating_sub(2) };
+            if lo != hi && (r < 2 || diagonal.shape()[r - 2] as i128 != count) {
+                return Err(Error::InvalidArgument(format!(
+                    "{OP}: k = ({lo}, {hi}) names {count} diagonals, but the diagonals have shape {:?} \
              (a band needs shape [..., {count}, len])",
-            diagonal.shape()
-        )));
-    }
-    let pad = padding_of(OP, padding_value, diagonal.dtype())?;
-    let len = diagonal.shape()[r - 1];
-    let min_rows = len as i128 - i128::from(hi.min(0));
-    let min_cols = len as i128 + i128::from(lo.max(0));
-    let (rows, cols) = match (num_rows, num_cols) {
-        (None, None) => (min_rows.max(min_cols), min_rows.max(min_cols)),
-        (None, Some(c)) => (min_rows, c as i128),
-        (Some(rr), None) => (rr as i128, min_cols),
-        (Some(rr), Some(c)) => (rr as i128, c as i128),
-    };
-    if rows < min_rows || cols < min_cols {
-        return Err(Error::InvalidArgument(format!(
-            "{OP}: a {rows}×{cols} matrix is too small for {len}-element diagonals at k = ({lo}, {hi}): \
-             it needs at least {min_rows} rows and {min_cols} columns"
-        )));
-    }
-    if rows != min_rows && cols != min_cols {
-        return Err(Error::InvalidArgument(format!(
-            "{OP}: a {rows}×{cols} matrix does not fit {len}-element diagonals at k = ({lo}, {hi}): \
-             the rows must be {min_rows} or the columns {min_cols}"
-        )));
-    }
-    let too_big = || Error::ResourceExhausted(format!("{OP}: a {rows}×{cols} matrix overflows the address space"));
-    let (rows, cols) = (usize::try_from(rows).map_err(|_| too_big())?, usize::try_from(cols).map_err(|_| too_big())?);
-    let mut shape = diagonal.shape()[..batch_rank].to_vec();
-    shape.extend([rows, cols]);
-    let mut out = Tensor::zeros_for(OP, &shape, diagonal.dtype())?;
-    // the output is allocated, so both sizes fit an i64
-    let band = Band { lo, hi, rows: rows as i64, cols: cols as i64, max_len: len, align };
-    let batch = crate::core::layout::dims_product(diagonal.shape()[..batch_rank].iter().copied());
-    with_dtype!(diagonal.dtype(), T, {
-        let src = diagonal.to_vec::<T>()?;
-        let p = pad.to_vec::<T>()?[0];
-        let dst = out.data_mut::<T>();
-        dst.fill(p);
-        let (per_in, per_out) = (band.count() * len, rows * cols);
-        for b in 0..batch {
-            for (m, q) in band.cells() {
-                dst[b * per_out + m] = src[b * per_in + q];
+                    diagonal.shape()
+                )));
             }
-        }
-    });
-    Ok(out.with_weak(diagonal.is_weak()))
+            let pad = padding_of(OP, padding_value, diagonal.dtype())?;
+            let len = diagonal.shape()[r - 1];
+            let min_rows = len as i128 - i128::from(hi.min(0));
+            let min_cols = len as i128 + i128::from(lo.max(0));
+            let (rows, cols) = match (num_rows, num_cols) {
+                (None, None) => (min_rows.max(min_cols), min_rows.max(min_cols)),
+                (None, Some(c)) => (min_rows, c as i128),
+                (Some(rr), None) => (rr as i128, min_cols),
+                (Some(rr), Some(c)) => (rr as i128, c as i128),
+            };
+            if rows < min_rows || cols < min_cols {
+                return Err(Error::InvalidArgument(format!(
+                    "{OP}: a {rows}×{cols} matrix is too small for {len}-element diagonals at k = ({lo}, {hi}): \
+             it needs at least {min_rows} rows and {min_cols} columns"
+                )));
+            }
+            if rows != min_rows && cols != min_cols {
+                return Err(Error::InvalidArgument(format!(
+                    "{OP}: a {rows}×{cols} matrix does not fit {len}-element diagonals at k = ({lo}, {hi}): \
+             the rows must be {min_rows} or the columns {min_cols}"
+                )));
+            }
+            let too_big =
+                || Error::ResourceExhausted(format!("{OP}: a {rows}×{cols} matrix overflows the address space"));
+            let (rows, cols) =
+                (usize::try_from(rows).map_err(|_| too_big())?, usize::try_from(cols).map_err(|_| too_big())?);
+            let mut shape = diagonal.shape()[..batch_rank].to_vec();
+            shape.extend([rows, cols]);
+            let mut out = Tensor::zeros_for(OP, &shape, diagonal.dtype())?;
+            // the output is allocated, so both sizes fit an i64
+            let band = Band { lo, hi, rows: rows as i64, cols: cols as i64, max_len: len, align };
+            let batch = crate::core::layout::dims_product(diagonal.shape()[..batch_rank].iter().copied());
+            with_dtype!(diagonal.dtype(), T, {
+                let src = diagonal.to_vec::<T>()?;
+                let p = pad.to_vec::<T>()?[0];
+                let dst = out.data_mut::<T>();
+                dst.fill(p);
+                let (per_in, per_out) = (band.count() * len, rows * cols);
+                for b in 0..batch {
+                    for (m, q) in band.cells() {
+                        dst[b * per_out + m] = src[b * per_in + q];
+                    }
+                }
+            });
+            Ok(out.with_weak(diagonal.is_weak()))
+        },
+        || TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| diag_ext(&t[0], k, num_rows, num_cols, None, align))),
+    )
 }
 
 /// `input` with diagonals `k.0 ..= k.1` of its last two axes replaced
@@ -582,47 +596,53 @@ pub fn diag_ext(
 /// [`Error::InvalidArgument`] for rank < 2, `k.0 > k.1`, a `k` outside
 /// `(-m, n)` (other than 0), or a `diagonal` of another dtype or shape.
 pub fn set_diag(input: &Tensor, diagonal: &Tensor, k: (i64, i64), align: DiagAlign) -> Result<Tensor> {
-    const OP: &str = "set_diag";
-    need_rank(OP, input, 2)?;
-    let (lo, hi) = band_bounds(OP, k)?;
-    let r = input.rank();
-    let (rows, cols) = (input.shape()[r - 2], input.shape()[r - 1]);
-    check_band_in(OP, (lo, hi), rows, cols)?;
-    let (ri, ci) = (rows as i64, cols as i64);
-    let max_len = (ri + hi.min(0)).min(ci - lo.max(0)).max(0) as usize;
-    let band = Band { lo, hi, rows: ri, cols: ci, max_len, align };
-    let mut want = input.shape()[..r - 2].to_vec();
-    if lo != hi {
-        want.push(band.count());
-    }
-    want.push(max_len);
-    if diagonal.shape() != want.as_slice() {
-        return Err(Error::InvalidArgument(format!(
-            "{OP}: the diagonals have shape {:?}, but k = ({lo}, {hi}) of a {:?} input needs {want:?}",
-            diagonal.shape(),
-            input.shape()
-        )));
-    }
-    if diagonal.dtype() != input.dtype() {
-        return Err(Error::InvalidArgument(format!(
-            "{OP}: the diagonals are {}, but the input is {}; they must have the input's dtype",
-            diagonal.dtype(),
-            input.dtype()
-        )));
-    }
-    let batch = crate::core::layout::dims_product(input.shape()[..r - 2].iter().copied());
-    let out = with_dtype!(input.dtype(), T, {
-        let src = diagonal.to_vec::<T>()?;
-        let mut dst = input.to_vec::<T>()?;
-        let (per_in, per_out) = (band.count() * max_len, rows * cols);
-        for b in 0..batch {
-            for (m, q) in band.cells() {
-                dst[b * per_out + m] = src[b * per_in + q];
+    tape::op(
+        &[input, diagonal],
+        || {
+            const OP: &str = "set_diag";
+            need_rank(OP, input, 2)?;
+            let (lo, hi) = band_bounds(OP, k)?;
+            let r = input.rank();
+            let (rows, cols) = (input.shape()[r - 2], input.shape()[r - 1]);
+            check_band_in(OP, (lo, hi), rows, cols)?;
+            let (ri, ci) = (rows as i64, cols as i64);
+            let max_len = (ri + hi.min(0)).min(ci - lo.max(0)).max(0) as usize;
+            let band = Band { lo, hi, rows: ri, cols: ci, max_len, align };
+            let mut want = input.shape()[..r - 2].to_vec();
+            if lo != hi {
+                want.push(band.count());
             }
-        }
-        Tensor::from_vec(dst, input.shape())?
-    });
-    Ok(out)
+            want.push(max_len);
+            if diagonal.shape() != want.as_slice() {
+                return Err(Error::InvalidArgument(format!(
+                    "{OP}: the diagonals have shape {:?}, but k = ({lo}, {hi}) of a {:?} input needs {want:?}",
+                    diagonal.shape(),
+                    input.shape()
+                )));
+            }
+            if diagonal.dtype() != input.dtype() {
+                return Err(Error::InvalidArgument(format!(
+                    "{OP}: the diagonals are {}, but the input is {}; they must have the input's dtype",
+                    diagonal.dtype(),
+                    input.dtype()
+                )));
+            }
+            let batch = crate::core::layout::dims_product(input.shape()[..r - 2].iter().copied());
+            let out = with_dtype!(input.dtype(), T, {
+                let src = diagonal.to_vec::<T>()?;
+                let mut dst = input.to_vec::<T>()?;
+                let (per_in, per_out) = (band.count() * max_len, rows * cols);
+                for b in 0..batch {
+                    for (m, q) in band.cells() {
+                        dst[b * per_out + m] = src[b * per_in + q];
+                    }
+                }
+                Tensor::from_vec(dst, input.shape())?
+            });
+            Ok(out)
+        },
+        || TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| set_diag(&t[0], &t[1], k, align))),
+    )
 }
 
 /// The band `−num_lower ≤ j − i ≤ num_upper` of the last two axes, zeros
@@ -643,37 +663,45 @@ pub fn set_diag(input: &Tensor, diagonal: &Tensor, k: (i64, i64), align: DiagAli
 /// [`Error::InvalidArgument`] for rank < 2, or `num_lower` (`num_upper`)
 /// larger than the number of rows (columns).
 pub fn band_part(input: &Tensor, num_lower: i64, num_upper: i64) -> Result<Tensor> {
-    const OP: &str = "band_part";
-    need_rank(OP, input, 2)?;
-    let r = input.rank();
-    let (rows, cols) = (input.shape()[r - 2], input.shape()[r - 1]);
-    for (what, v, size, axis) in [("num_lower", num_lower, rows, "rows"), ("num_upper", num_upper, cols, "columns")] {
-        if v > size as i64 {
-            return Err(Error::InvalidArgument(format!(
-                "{OP}: {what} = {v} must be negative (the whole triangle) or at most the number of {axis} ({size})"
-            )));
-        }
-    }
-    let batch = crate::core::layout::dims_product(input.shape()[..r - 2].iter().copied());
-    let keep = |i: usize, j: usize| {
-        let d = j as i64 - i as i64;
-        (num_lower < 0 || -d <= num_lower) && (num_upper < 0 || d <= num_upper)
-    };
-    let out = with_dtype!(input.dtype(), T, {
-        let mut dst = input.to_vec::<T>()?;
-        let zero = T::default();
-        for b in 0..batch {
-            for i in 0..rows {
-                for j in 0..cols {
-                    if !keep(i, j) {
-                        dst[(b * rows + i) * cols + j] = zero;
-                    }
+    tape::op(
+        &[input],
+        || {
+            const OP: &str = "band_part";
+            need_rank(OP, input, 2)?;
+            let r = input.rank();
+            let (rows, cols) = (input.shape()[r - 2], input.shape()[r - 1]);
+            for (what, v, size, axis) in
+                [("num_lower", num_lower, rows, "rows"), ("num_upper", num_upper, cols, "columns")]
+            {
+                if v > size as i64 {
+                    return Err(Error::InvalidArgument(format!(
+                        "{OP}: {what} = {v} must be negative (the whole triangle) or at most the number of {axis} ({size})"
+                    )));
                 }
             }
-        }
-        Tensor::from_vec(dst, input.shape())?
-    });
-    Ok(out)
+            let batch = crate::core::layout::dims_product(input.shape()[..r - 2].iter().copied());
+            let keep = |i: usize, j: usize| {
+                let d = j as i64 - i as i64;
+                (num_lower < 0 || -d <= num_lower) && (num_upper < 0 || d <= num_upper)
+            };
+            let out = with_dtype!(input.dtype(), T, {
+                let mut dst = input.to_vec::<T>()?;
+                let zero = T::default();
+                for b in 0..batch {
+                    for i in 0..rows {
+                        for j in 0..cols {
+                            if !keep(i, j) {
+                                dst[(b * rows + i) * cols + j] = zero;
+                            }
+                        }
+                    }
+                }
+                Tensor::from_vec(dst, input.shape())?
+            });
+            Ok(out)
+        },
+        || TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| band_part(&t[0], num_lower, num_upper))),
+    )
 }
 
 /// The diagonal of a tensor of shape `[d1, …, dk, d1, …, dk]`, of shape `[d1, …, dk]`
@@ -698,7 +726,7 @@ pub fn tensor_diag_part(x: &Tensor) -> Result<Tensor> {
             let layout = Layout::from_parts(a.to_vec(), strides, x.layout().offset());
             Ok(Tensor::from_parts(Arc::clone(&x.storage), layout, x.dtype, x.weak))
         },
-        || TapeOp::Select(std::rc::Rc::new(tensor_diag_part)),
+        || TapeOp::Select(std::rc::Rc::new(|t: &[Tensor]| tensor_diag_part(&t[0]))),
     )
 }
 

@@ -6,6 +6,7 @@ use num_complex::Complex64;
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::scalar::Scalar;
+use crate::core::tape::{self, TapeOp};
 use crate::dispatch::FloatStorage;
 use crate::{DType, Tensor};
 
@@ -73,35 +74,41 @@ fn toward_zero(d: DType, v: f64) -> f64 {
 /// [`Error::UnsupportedDType`] if `x` or `dtype` is bool (TF has no range
 /// for bool); [`Error::ResourceExhausted`] if the result cannot be allocated.
 pub fn saturate_cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
-    for d in [x.dtype(), dtype] {
-        if d == DType::Bool {
-            return Err(Error::UnsupportedDType {
-                op: "saturate_cast".into(),
-                dtype: d,
-                supported: "every dtype but bool (bool has no range to saturate to)".into(),
-            });
-        }
-    }
-    let from = x.dtype();
-    match (from.is_complex(), dtype.is_complex()) {
-        (true, true) => {
-            let (ri, ro) = (from.real_dtype().finfo(), dtype.real_dtype().finfo());
-            match (ri, ro) {
-                (Some(i), Some(o)) if i.max > o.max => {
-                    let v: Vec<Complex64> = x
-                        .cast(DType::C128)?
-                        .to_vec::<Complex64>()?
-                        .into_iter()
-                        .map(|z| Complex64::new(z.re.clamp(o.min, o.max), z.im.clamp(o.min, o.max)))
-                        .collect();
-                    Tensor::from_vec(v, x.shape())?.cast(dtype)
+    tape::op(
+        &[x],
+        || {
+            for d in [x.dtype(), dtype] {
+                if d == DType::Bool {
+                    return Err(Error::UnsupportedDType {
+                        op: "saturate_cast".into(),
+                        dtype: d,
+                        supported: "every dtype but bool (bool has no range to saturate to)".into(),
+                    });
                 }
-                _ => x.cast(dtype),
             }
-        }
-        (true, false) => saturate_real(&super::real(x)?, dtype),
-        _ => saturate_real(x, dtype),
-    }
+            let from = x.dtype();
+            match (from.is_complex(), dtype.is_complex()) {
+                (true, true) => {
+                    let (ri, ro) = (from.real_dtype().finfo(), dtype.real_dtype().finfo());
+                    match (ri, ro) {
+                        (Some(i), Some(o)) if i.max > o.max => {
+                            let v: Vec<Complex64> = x
+                                .cast(DType::C128)?
+                                .to_vec::<Complex64>()?
+                                .into_iter()
+                                .map(|z| Complex64::new(z.re.clamp(o.min, o.max), z.im.clamp(o.min, o.max)))
+                                .collect();
+                            Tensor::from_vec(v, x.shape())?.cast(dtype)
+                        }
+                        _ => x.cast(dtype),
+                    }
+                }
+                (true, false) => saturate_real(&super::real(x)?, dtype),
+                _ => saturate_real(x, dtype),
+            }
+        },
+        || TapeOp::Cast,
+    )
 }
 
 /// [`saturate_cast`] of a real `x` to `dtype` (whose real dtype bounds the values).

@@ -57,7 +57,7 @@ pub(super) fn vjp(e: &Entry, g: &[Tensor]) -> Result<Vec<Option<Tensor>>> {
         TapeOp::Transpose(perm) => one(g[0].transpose(&inverse(perm))),
         TapeOp::BroadcastTo => one(unbroadcast(&g[0], x[0].shape())),
         TapeOp::Cast => Ok(vec![Some(g[0].clone())]),
-        TapeOp::Select(pick) => one(shape::select(pick.as_ref(), &x[0], &g[0])),
+        TapeOp::Select(pick) => shape::select(pick.as_ref(), x, &g[0]),
         TapeOp::Concat(axis) => shape::concat(x, &g[0], *axis),
         TapeOp::Stack(axis) => shape::stack(x.len(), &g[0], *axis),
         TapeOp::Split(axis) => {

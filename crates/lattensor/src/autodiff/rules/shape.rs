@@ -4,18 +4,36 @@
 
 use super::{dims, masked, unbroadcast};
 use crate::core::error::{Error, Result};
+use crate::core::tape::SelectFn;
 use crate::ops::{self, combine::where_};
 use crate::{DType, Tensor};
 
-/// A linear selection's adjoint: the selection applied to the positions
-/// `0..n` of `x` tells where each output element came from; the gradient
-/// is scattered back there (summing repeats; `-1` marks padding, dropped).
-pub(super) fn select(pick: &dyn Fn(&Tensor) -> Result<Tensor>, x: &Tensor, g: &Tensor) -> Result<Tensor> {
-    let n = x.numel();
-    let iota = Tensor::from_vec((0..n as i64).collect::<Vec<i64>>(), &[n])?.reshape(&dims(x.shape()))?;
-    let positions = pick(&iota)?.reshape(&[-1])?;
-    let flat = g.reshape(&[-1])?;
-    ops::unsorted_segment_sum(&flat, &positions, n)?.reshape(&dims(x.shape()))
+/// A selection's adjoint: the selection applied to the inputs' element
+/// positions (from 1, across all inputs) tells where each output element came
+/// from; the gradient is scattered back there, summing repeats and dropping
+/// fillers (positions 0 and below).
+pub(super) fn select(pick: &SelectFn, inputs: &[Tensor], g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+    let mut start = 1i64;
+    let mut positions = Vec::with_capacity(inputs.len());
+    for x in inputs {
+        let n = x.numel() as i64;
+        positions.push(
+            Tensor::from_vec((start..start + n).collect::<Vec<i64>>(), &[n as usize])?.reshape(&dims(x.shape()))?,
+        );
+        start += n;
+    }
+    let total = (start - 1) as usize;
+    let from = ops::subtract(&pick(&positions)?.reshape(&[-1])?, 1)?;
+    let summed = ops::unsorted_segment_sum(&g.reshape(&[-1])?, &from, total)?;
+    let mut out = Vec::with_capacity(inputs.len());
+    let mut at = 0isize;
+    for x in inputs {
+        let n = x.numel() as isize;
+        let part = summed.slice(&[crate::SliceArg::range(at, at + n)])?;
+        out.push(Some(part.reshape(&dims(x.shape()))?));
+        at += n;
+    }
+    Ok(out)
 }
 
 /// `concat`: each input gets its stretch of the gradient.
