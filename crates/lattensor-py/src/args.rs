@@ -19,7 +19,7 @@
 
 use lattensor::ops::Axes;
 use lattensor::promote::{self, LatticeType, with_mode};
-use lattensor::{DType, Operand, Scalar, Tensor, Value};
+use lattensor::{DType, Error, Operand, Scalar, Tensor, Value};
 use num_complex::Complex64;
 use numpy::npyffi::{NPY_ARRAY_ALIGNED, NpyTypes, PY_ARRAY_API, npy_intp};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -29,7 +29,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
 use crate::classes::{PyDType, PyTensor, PyVariable};
-use crate::errors::IntoPyResult;
+use crate::errors::{IntoPyResult, to_py};
 use crate::mode;
 
 /// An optional Python argument.
@@ -237,8 +237,9 @@ fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         return fold_sequence(obj);
     }
+    // TF refuses values of types it does not convert with `ValueError`
     if obj.is_none() {
-        return Err(PyValueError::new_err("None cannot be converted to a lattensor Tensor"));
+        return Err(to_py(Error::InvalidValue("None cannot be converted to a lattensor Tensor".into())));
     }
     if obj.hasattr("__array__")? || obj.hasattr("__dlpack__")? {
         let a = numpy(py)?.getattr("asarray")?.call1((obj,))?;
@@ -246,11 +247,11 @@ fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             return tensor_from_numpy(a);
         }
     }
-    Err(PyTypeError::new_err(format!(
+    Err(to_py(Error::InvalidValue(format!(
         "cannot convert {} (of type {}) to a lattensor Tensor; pass a number, a (nested) list of numbers, a NumPy array or a Tensor",
         truncated_repr(obj),
         obj.get_type().name()?
-    )))
+    ))))
 }
 
 fn truncated_repr(obj: &Bound<'_, PyAny>) -> String {

@@ -900,12 +900,7 @@ fn geomspace(
     let n = count(num)?;
     let d = opt_dtype(dtype)?;
     let ((a, _), (b, _)) = (value(start)?, value(stop)?);
-    match crate::args::run_quiet(|| tnp::geomspace(a, b, n, endpoint, d, axis)) {
-        Err(lattensor::Error::InvalidArgument(m)) if m.contains("cannot include zero") => {
-            Err(PyValueError::new_err("Geometric sequence cannot include zero"))
-        }
-        r => r.py().map(PyTensor::new),
-    }
+    crate::args::run_quiet(|| tnp::geomspace(a, b, n, endpoint, d, axis)).py().map(PyTensor::new)
 }
 
 /// Registers the `numpy` submodule of `_lattensor`.

@@ -233,7 +233,8 @@ fn check_gamma(gamma: &Tensor) -> Result<()> {
     if g >= 0.0 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("adjust_gamma: Gamma should be a non-negative real number, got {g}")))
+        // TF's eager assertion raises `ValueError`
+        Err(Error::InvalidValue(format!("adjust_gamma: Gamma should be a non-negative real number, got {g}")))
     }
 }
 
@@ -273,8 +274,8 @@ fn in_result_dtype(op: &str, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if `gamma` is negative, NaN or not a single
-/// value; [`Error::UnsupportedDType`] for bool or complex images and complex
+/// [`Error::InvalidValue`] if `gamma` is negative or NaN (TF's `ValueError`),
+/// [`Error::InvalidArgument`] if it is not a single value; [`Error::UnsupportedDType`] for bool or complex images and complex
 /// gamma; [`Error::Promotion`] if the mode refuses to combine gamma or gain
 /// with the image.
 pub fn adjust_gamma<'a>(image: &Tensor, gamma: impl Into<Operand<'a>>, gain: impl Into<Operand<'a>>) -> Result<Tensor> {
@@ -447,7 +448,8 @@ pub fn extract_patches(
 /// TF's check on `max_delta` (which lets NaN through, as TF does).
 fn check_max_delta(op: &str, max_delta: f64) -> Result<()> {
     if max_delta < 0.0 {
-        return Err(Error::InvalidArgument(format!("{op}: max_delta must be non-negative, got {max_delta}")));
+        // TF checks it in Python and raises `ValueError`
+        return Err(Error::InvalidValue(format!("{op}: max_delta must be non-negative, got {max_delta}")));
     }
     Ok(())
 }
@@ -480,7 +482,7 @@ fn stateless_delta(max_delta: f64, seed: [i64; 2]) -> f32 {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a negative `max_delta`; otherwise as
+/// [`Error::InvalidValue`] for a negative `max_delta` (TF's `ValueError`); otherwise as
 /// [`adjust_brightness`].
 pub fn stateless_random_brightness(image: &Tensor, max_delta: f64, seed: [i64; 2]) -> Result<Tensor> {
     check_max_delta("stateless_random_brightness", max_delta)?;

@@ -182,8 +182,8 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::Promotion`] if the mode refuses the pair; [`Error::InvalidArgument`]
-/// if the promotion does not land on `dtype`.
+/// [`Error::Promotion`] if the mode refuses the pair; [`Error::InvalidType`]
+/// if the promotion does not land on `dtype` (TF's `TypeError`).
 pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
     let from = value.lattice_type()?;
@@ -199,7 +199,8 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let target = LatticeType::strong(dtype);
     let r = promote::promote_for("constant", from, target, promote::current_mode())?;
     if r.dtype != dtype {
-        return Err(Error::InvalidArgument(format!(
+        // TF's `tf.constant` refuses the conversion with a `TypeError`
+        return Err(Error::InvalidType(format!(
             "constant: cannot convert {} ({from}) to {dtype}: promoting {from} with {dtype} gives {r}, not {dtype}. \
              Convert explicitly with `.cast(DType::{dtype:?})` if the loss is intended",
             value.describe()

@@ -227,7 +227,9 @@ pub fn full(shape: &[usize], fill_value: impl Into<Value>, dtype: Option<DType>)
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a zero or non-finite step.
+/// [`Error::InvalidType`] for a complex argument and [`Error::InvalidValue`] for a
+/// zero step (TF's `TypeError` and `ValueError`); [`Error::InvalidArgument`] for a
+/// non-finite one.
 pub fn arange(
     start: impl Into<Scalar>,
     stop: Option<Scalar>,
@@ -238,6 +240,17 @@ pub fn arange(
         Some(s) => (start.into(), s),
         None => (Scalar::Int(0), start.into()),
     };
+    let step = step.into();
+    // TF's `arange` compares the bounds and tests the step in Python before any kernel runs
+    if [start, stop, step].iter().any(|s| matches!(s, Scalar::Complex(_))) {
+        crate::bail!(
+            InvalidType,
+            "arange: start {start}, stop {stop} and step {step} must be real numbers; a range of complex numbers has no order"
+        );
+    }
+    if step.to::<f64>() == 0.0 {
+        crate::bail!(InvalidValue, "arange: the step must be non-zero (start {start}, stop {stop})");
+    }
     Ok(crate::arange(start, stop, step, dtype)?.with_weak(dtype.is_none()))
 }
 
