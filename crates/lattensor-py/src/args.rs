@@ -312,6 +312,8 @@ struct Fold {
     leaf_depth: Option<usize>,
     items: Vec<Scalar>,
     types: Vec<LatticeType>,
+    /// No tensor or array among the elements.
+    only_literals: bool,
 }
 
 impl Fold {
@@ -377,6 +379,7 @@ impl Fold {
             return Ok(());
         }
         // A tensor or array inside a list: its axes continue the nesting.
+        self.only_literals = false;
         let t = to_tensor(obj)?;
         for (i, &n) in t.shape().iter().enumerate() {
             self.dim(depth + i, n)?;
@@ -399,8 +402,25 @@ impl Fold {
 
 /// A nested list/tuple as a tensor: elements folded through the lattice (empty → `f32*`).
 fn fold_sequence(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![] };
+    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![], only_literals: true };
     f.walk(obj, 0)?;
+    fold_tensor(f)
+}
+
+/// A nested list/tuple as the library's value: when every element is a Python
+/// number, `Value::List` of the literals as given (a float keeps all of its
+/// float64 digits until the dtype is chosen); with tensors or arrays inside, or
+/// no elements at all, the folded tensor.
+pub fn sequence_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![], only_literals: true };
+    f.walk(obj, 0)?;
+    if f.only_literals && f.leaf_depth.is_some() {
+        return Ok(Value::List { items: f.items, shape: f.shape });
+    }
+    fold_tensor(f).map(Value::Tensor)
+}
+
+fn fold_tensor(mut f: Fold) -> PyResult<Tensor> {
     if f.leaf_depth.is_none() {
         // only empty lists: their shape is what was seen, the type f32*
         f.note_type(LatticeType::weak_or_strong(DType::F32, true));
@@ -527,6 +547,13 @@ pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
 
 /// `value` as a tensor of `dtype` by `tf.constant`'s rule, or inferred if `dtype` is `None`.
 pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    if let Some(d) = dtype
+        && is_sequence(value)
+    {
+        // the literals convert straight to `d`, at full precision
+        let v = sequence_value(value)?;
+        return run_quiet(|| lattensor::constant_as(v, d)).py();
+    }
     let a = arg(value)?;
     let Some(d) = dtype else {
         return Ok(match a {
@@ -545,6 +572,11 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
         Arg::Owned(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
         Arg::Scalar(s) => run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
     }
+}
+
+/// Whether `value` is a Python list or tuple.
+pub fn is_sequence(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()
 }
 
 /// Whether `value` is a NumPy array or scalar.
@@ -587,12 +619,15 @@ pub fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
 pub fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     ints(obj, "shape")?
         .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))
+        .map(|d| usize::try_from(d).map_err(|_| crate::errors::invalid_value("shape dimensions must be ≥ 0")))
         .collect()
 }
 
 /// A Python value as the library's `Value` (literals stay literals, so they convert by TF's rule).
 pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if is_sequence(obj) {
+        return sequence_value(obj);
+    }
     Ok(match arg(obj)? {
         Arg::Ref(t) => Value::Tensor(t.clone()),
         Arg::Owned(t) => Value::Tensor(t),

@@ -78,6 +78,19 @@ fn dual_err<B: pyo3::PyTypeInfo>(dual: &Dual, msg: String) -> PyErr {
     })
 }
 
+/// `lattensor.errors.InvalidValueError(msg)`: an argument TF's kernel refuses
+/// (`InvalidArgumentError`) and NumPy refuses with `ValueError`, or one TF's
+/// Python layer refuses with `ValueError`.
+pub fn invalid_value(msg: impl Into<String>) -> PyErr {
+    dual_err::<PyValueError>(&INVALID_VALUE, msg.into())
+}
+
+/// `lattensor.errors.InvalidIndexError(msg)`: an index TF's kernel refuses
+/// (`InvalidArgumentError`) and NumPy refuses with `IndexError`.
+pub fn invalid_index(msg: impl Into<String>) -> PyErr {
+    dual_err::<PyIndexError>(&INVALID_INDEX, msg.into())
+}
+
 /// The Python exception for a library error, with the library's message.
 pub fn to_py(e: Error) -> PyErr {
     let msg = e.to_string();

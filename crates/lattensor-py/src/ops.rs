@@ -732,7 +732,9 @@ pub fn convert_to_tensor(
     if let (Ok(t), Some(d)) = (value.cast::<PyTensor>(), opt_dtype(dtype)?) {
         return crate::args::run_quiet(|| lattensor::constant_as(&t.get().t, d))
             .map_err(|e| match e {
-                lattensor::Error::InvalidType(m) => lattensor::Error::InvalidValue(m.replacen("constant", "convert_to_tensor", 1)),
+                lattensor::Error::InvalidType(m) => {
+                    lattensor::Error::InvalidValue(m.replacen("constant", "convert_to_tensor", 1))
+                }
                 e => e,
             })
             .py()

@@ -463,7 +463,7 @@ impl PyTensor {
     /// (a view, no copy).
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let args = slice_args(key, self.t.rank())?;
-        self.t.slice(&args).map_err(|e| PyIndexError::new_err(e.to_string())).map(PyTensor::new)
+        self.t.slice(&args).map_err(|e| crate::errors::invalid_index(e.to_string())).map(PyTensor::new)
     }
 
     // ---- methods TF tensors have ------------------------------------------
@@ -813,7 +813,7 @@ fn slice_args(key: &Bound<'_, PyAny>, rank: usize) -> PyResult<Vec<SliceArg>> {
             out.push(SliceArg::NewAxis);
         } else if x.is_instance_of::<PyEllipsis>() {
             if seen_ellipsis {
-                return Err(PyIndexError::new_err("an index can only have a single ellipsis ('...')"));
+                return Err(crate::errors::invalid_index("an index can only have a single ellipsis ('...')"));
             }
             seen_ellipsis = true;
             out.extend(std::iter::repeat_n(SliceArg::FULL, rank.saturating_sub(used)));

@@ -214,8 +214,10 @@ pub fn adjust_brightness<'a>(image: &Tensor, delta: impl Into<Operand<'a>>) -> R
 }
 
 /// Refuses what TF's `gamma >= 0` check refuses: more than one value, a
-/// complex value, a negative value or NaN.
-fn check_gamma(gamma: &Tensor) -> Result<()> {
+/// complex value, a negative value or NaN. TF checks a Python number in Python
+/// (`ValueError`, [`Error::InvalidValue`]) and a tensor with an assertion op
+/// (`InvalidArgumentError`); `literal` says which `gamma` was.
+fn check_gamma(gamma: &Tensor, literal: bool) -> Result<()> {
     if gamma.numel() != 1 {
         return Err(Error::InvalidArgument(format!(
             "adjust_gamma: gamma must be a single number, got a tensor of shape {:?}",
@@ -233,8 +235,8 @@ fn check_gamma(gamma: &Tensor) -> Result<()> {
     if g >= 0.0 {
         Ok(())
     } else {
-        // TF's eager assertion raises `ValueError`
-        Err(Error::InvalidValue(format!("adjust_gamma: Gamma should be a non-negative real number, got {g}")))
+        let msg = format!("adjust_gamma: Gamma should be a non-negative real number, got {g}");
+        Err(if literal { Error::InvalidValue(msg) } else { Error::InvalidArgument(msg) })
     }
 }
 
@@ -274,15 +276,17 @@ fn in_result_dtype(op: &str, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidValue`] if `gamma` is negative or NaN (TF's `ValueError`),
-/// [`Error::InvalidArgument`] if it is not a single value; [`Error::UnsupportedDType`] for bool or complex images and complex
+/// [`Error::InvalidValue`] if `gamma` is a negative or NaN literal (TF's `ValueError`),
+/// [`Error::InvalidArgument`] if it is such a tensor or not a single value; [`Error::UnsupportedDType`] for bool or complex images and complex
 /// gamma; [`Error::Promotion`] if the mode refuses to combine gamma or gain
 /// with the image.
 pub fn adjust_gamma<'a>(image: &Tensor, gamma: impl Into<Operand<'a>>, gain: impl Into<Operand<'a>>) -> Result<Tensor> {
     let orig = image_dtype("adjust_gamma", image.dtype())?;
-    let gamma = operand_tensor(gamma.into())?;
+    let gamma = gamma.into();
+    let literal = matches!(gamma, Operand::Scalar(_));
+    let gamma = operand_tensor(gamma)?;
     let gain = operand_tensor(gain.into())?;
-    check_gamma(&gamma)?;
+    check_gamma(&gamma, literal)?;
     let flt = all_mode(|| working_float(image))?;
     let powered = all_mode(|| ops::pow(&flt, &in_result_dtype("pow", &flt, &gamma)?))?;
     let adjusted = all_mode(|| ops::multiply(&in_result_dtype("multiply", &powered, &gain)?, &powered))?;

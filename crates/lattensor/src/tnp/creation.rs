@@ -4,7 +4,7 @@
 //! is `i32*`, `array(1.0)` is `f32*`, as the guide says); an explicit `dtype`
 //! converts with cast semantics and gives a strong tensor.
 
-use super::{Value, cast_opt, to_tensor};
+use super::{Value, to_tensor};
 #[cfg(doc)]
 use crate::core::error::Error;
 use crate::core::error::Result;
@@ -31,11 +31,10 @@ fn fresh(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a ragged list; [`Error::OutOfRange`] for an integer literal beyond `i64::MAX`.
 pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usize) -> Result<Tensor> {
-    let x = to_tensor(val)?;
     let x = match dtype {
-        Some(d) => x.cast(d)?,
-        None if copy => fresh(&x)?,
-        None => x,
+        Some(d) => to_tensor_as(val, d)?,
+        None if copy => fresh(&to_tensor(val)?)?,
+        None => to_tensor(val)?,
     };
     if x.rank() >= ndmin {
         return Ok(x);
@@ -56,7 +55,21 @@ pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usi
 /// # Errors
 /// As [`array`](fn@array).
 pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
-    cast_opt(to_tensor(a)?, dtype)
+    match dtype {
+        Some(d) => to_tensor_as(a, d),
+        None => to_tensor(a),
+    }
+}
+
+/// `val` as a strong tensor of `dtype` (cast semantics). Literals and lists of
+/// literals convert straight from their exact values, as NumPy reads Python
+/// floats: `asarray([16777217.0], float64)` keeps the last digit, which a pass
+/// through the list's own (weak float32) type would round away.
+fn to_tensor_as(val: impl Into<Value>, dtype: DType) -> Result<Tensor> {
+    match val.into() {
+        v @ (Value::Literal(_) | Value::List { .. }) => v.materialize(dtype),
+        v => to_tensor(v)?.cast(dtype),
+    }
 }
 
 /// Same as [`asarray`] (`tnp.asanyarray`; there are no tensor subclasses).

@@ -516,10 +516,11 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a 0-d input or an axis out of range.
+/// [`Error::InvalidIndex`] for a 0-d input (TF's `IndexError`); [`Error::InvalidArgument`]
+/// for an axis out of range.
 pub fn diff(a: impl Into<Value>, n: usize, axis: isize) -> Result<Tensor> {
     let mut a = to_tensor(a)?;
-    need_rank("diff", &a, 1)?;
+    need_rank("diff", &a, 1).map_err(|e| Error::InvalidIndex(e.to_string()))?;
     let ax = normalize_axis(axis, a.rank(), "diff")?;
     // each difference shortens the axis by one; once it is empty, further ones change
     // nothing (not the dtype either), so a huge `n` must not loop `n` times
