@@ -283,6 +283,26 @@ mod tests {
     }
 
     #[test]
+    fn float64_targets_read_the_literals_exactly() {
+        // 2^24 + 1 and 1e-300 have no float32 value; a pass through the list's f32* loses them
+        let v = vec![16_777_217.0f64, 1e-300, 1e300];
+        assert_eq!(asarray(v.clone(), Some(DType::F64)).unwrap().to_vec::<f64>().unwrap(), v);
+        let a = array(vec![v.clone()], Some(DType::F64), true, 0).unwrap();
+        assert_eq!((a.shape(), a.is_weak()), (&[1usize, 3][..], false));
+        assert_eq!(a.to_vec::<f64>().unwrap(), v);
+        assert!(asarray(vec![1.5f64], None).unwrap().is_weak());
+    }
+
+    #[test]
+    fn arange_refusals_carry_tf_classes() {
+        use crate::Category;
+        let zero = arange(0, Some(5.into()), 0, None).unwrap_err();
+        assert_eq!(zero.category(), Category::InvalidValue, "{zero}");
+        let c = arange(1, Some(2.into()), num_complex::Complex64::new(0.0, 1.0), None).unwrap_err();
+        assert_eq!(c.category(), Category::InvalidType, "{c}");
+    }
+
+    #[test]
     fn full_like_with_shape_keeps_the_converted_value() {
         let t = Tensor::from_vec(vec![1u64, 2], &[2]).unwrap();
         let f = full_like(&t, u64::MAX, None, Some(&[3][..])).unwrap();
