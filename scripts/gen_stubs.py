@@ -96,7 +96,8 @@ def module_stub(modname: str) -> str:
                 lines.extend(class_stub(obj))
                 lines.append("")
             elif issubclass(obj, BaseException):
-                lines.append(f"class {name}({obj.__mro__[1].__name__}): ...")
+                # every base: the dual classes are also ValueError/TypeError/IndexError
+                lines.append(f"class {name}({', '.join(b.__name__ for b in obj.__bases__)}): ...")
             else:
                 lines.append(f"from lattensor import {obj.__name__} as {name}" if modname != "lattensor" else f"{name}: Any")
             continue

@@ -73,8 +73,11 @@ def test_tensors_keep_theirs_and_variables_are_strong():
 def test_ragged_and_unsupported_inputs_raise_clearly():
     with pytest.raises(ValueError, match="ragged"):
         lt.constant([[1, 2], [3]])
-    with pytest.raises(TypeError, match="cannot convert"):
+    # a type no tensor converts is TF's ValueError (there are no string tensors)
+    with pytest.raises(ValueError, match="cannot convert"):
         lt.constant("text")
+    with pytest.raises(ValueError, match="cannot convert"):
+        lt.constant(object())
     with pytest.raises(ValueError):
         lt.constant(None)
     with pytest.raises(TypeError):

@@ -19,7 +19,7 @@
 
 use lattensor::ops::Axes;
 use lattensor::promote::{self, LatticeType, with_mode};
-use lattensor::{DType, Operand, Scalar, Tensor, Value};
+use lattensor::{DType, Error, Operand, Scalar, Tensor, Value};
 use num_complex::Complex64;
 use numpy::npyffi::{NPY_ARRAY_ALIGNED, NpyTypes, PY_ARRAY_API, npy_intp};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -29,7 +29,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
 use crate::classes::{PyDType, PyTensor, PyVariable};
-use crate::errors::IntoPyResult;
+use crate::errors::{IntoPyResult, to_py};
 use crate::mode;
 
 /// An optional Python argument.
@@ -238,8 +238,9 @@ fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         return fold_sequence(obj);
     }
+    // TF refuses values of types it does not convert with `ValueError`
     if obj.is_none() {
-        return Err(PyValueError::new_err("None cannot be converted to a lattensor Tensor"));
+        return Err(to_py(Error::InvalidValue("None cannot be converted to a lattensor Tensor".into())));
     }
     if obj.hasattr("__array__")? || obj.hasattr("__dlpack__")? {
         let a = numpy(py)?.getattr("asarray")?.call1((obj,))?;
@@ -247,11 +248,11 @@ fn to_tensor_slow(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
             return tensor_from_numpy(a);
         }
     }
-    Err(PyTypeError::new_err(format!(
+    Err(to_py(Error::InvalidValue(format!(
         "cannot convert {} (of type {}) to a lattensor Tensor; pass a number, a (nested) list of numbers, a NumPy array or a Tensor",
         truncated_repr(obj),
         obj.get_type().name()?
-    )))
+    ))))
 }
 
 fn truncated_repr(obj: &Bound<'_, PyAny>) -> String {
@@ -312,6 +313,8 @@ struct Fold {
     leaf_depth: Option<usize>,
     items: Vec<Scalar>,
     types: Vec<LatticeType>,
+    /// No tensor or array among the elements.
+    only_literals: bool,
 }
 
 impl Fold {
@@ -377,6 +380,7 @@ impl Fold {
             return Ok(());
         }
         // A tensor or array inside a list: its axes continue the nesting.
+        self.only_literals = false;
         let t = to_tensor(obj)?;
         for (i, &n) in t.shape().iter().enumerate() {
             self.dim(depth + i, n)?;
@@ -399,8 +403,25 @@ impl Fold {
 
 /// A nested list/tuple as a tensor: elements folded through the lattice (empty → `f32*`).
 fn fold_sequence(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![] };
+    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![], only_literals: true };
     f.walk(obj, 0)?;
+    fold_tensor(f)
+}
+
+/// A nested list/tuple as the library's value: when every element is a Python
+/// number, `Value::List` of the literals as given (a float keeps all of its
+/// float64 digits until the dtype is chosen); with tensors or arrays inside, or
+/// no elements at all, the folded tensor.
+pub fn sequence_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![], only_literals: true };
+    f.walk(obj, 0)?;
+    if f.only_literals && f.leaf_depth.is_some() {
+        return Ok(Value::List { items: f.items, shape: f.shape });
+    }
+    fold_tensor(f).map(Value::Tensor)
+}
+
+fn fold_tensor(mut f: Fold) -> PyResult<Tensor> {
     if f.leaf_depth.is_none() {
         // only empty lists: their shape is what was seen, the type f32*
         f.note_type(LatticeType::weak_or_strong(DType::F32, true));
@@ -527,6 +548,13 @@ pub fn opt_dtype(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
 
 /// `value` as a tensor of `dtype` by `tf.constant`'s rule, or inferred if `dtype` is `None`.
 pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult<Tensor> {
+    if let Some(d) = dtype
+        && is_sequence(value)
+    {
+        // the literals convert straight to `d`, at full precision
+        let v = sequence_value(value)?;
+        return run_quiet(|| lattensor::constant_as(v, d)).py();
+    }
     let a = arg(value)?;
     let Some(d) = dtype else {
         return Ok(match a {
@@ -545,6 +573,11 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
         Arg::Owned(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
         Arg::Scalar(s) => run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
     }
+}
+
+/// Whether `value` is a Python list or tuple.
+pub fn is_sequence(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()
 }
 
 /// Whether `value` is a NumPy array or scalar.
@@ -587,12 +620,15 @@ pub fn ints(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<isize>> {
 pub fn shape_of(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     ints(obj, "shape")?
         .into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("shape dimensions must be ≥ 0")))
+        .map(|d| usize::try_from(d).map_err(|_| crate::errors::invalid_value("shape dimensions must be ≥ 0")))
         .collect()
 }
 
 /// A Python value as the library's `Value` (literals stay literals, so they convert by TF's rule).
 pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if is_sequence(obj) {
+        return sequence_value(obj);
+    }
     Ok(match arg(obj)? {
         Arg::Ref(t) => Value::Tensor(t.clone()),
         Arg::Owned(t) => Value::Tensor(t),

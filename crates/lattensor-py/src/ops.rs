@@ -720,7 +720,9 @@ pub fn unique_with_counts(
     Ok((PyTensor::new(y), PyTensor::new(idx), PyTensor::new(count)))
 }
 
-/// `tf.convert_to_tensor(value, dtype=None)`: same as `constant`.
+/// `tf.convert_to_tensor(value, dtype=None)`: same as `constant`, except that a
+/// tensor which does not convert to `dtype` is a `ValueError` (TF's; `tf.constant`
+/// raises `TypeError`).
 #[pyfunction]
 #[pyo3(signature = (value, dtype = None, dtype_hint = None, name = None))]
 pub fn convert_to_tensor(
@@ -731,6 +733,17 @@ pub fn convert_to_tensor(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = dtype_hint;
+    if let (Ok(t), Some(d)) = (value.cast::<PyTensor>(), opt_dtype(dtype)?) {
+        return crate::args::run_quiet(|| lattensor::constant_as(&t.get().t, d))
+            .map_err(|e| match e {
+                lattensor::Error::InvalidType(m) => {
+                    lattensor::Error::InvalidValue(m.replacen("constant", "convert_to_tensor", 1))
+                }
+                e => e,
+            })
+            .py()
+            .map(PyTensor::new);
+    }
     constant(py, value, dtype, None, name)
 }
 

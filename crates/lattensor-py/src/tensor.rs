@@ -234,9 +234,12 @@ impl PyTensor {
 
     // ---- binary operators (promotion happens in the library op) ----------
 
-    pub(crate) fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::add(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__radd__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::add(&self.t, b.operand())))
     }
 
     pub(crate) fn __radd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -244,9 +247,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::add(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __sub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::subtract(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __sub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rsub__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::subtract(&self.t, b.operand())))
     }
 
     pub(crate) fn __rsub__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -254,9 +260,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::subtract(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::multiply(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __mul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rmul__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::multiply(&self.t, b.operand())))
     }
 
     pub(crate) fn __rmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -264,9 +273,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::multiply(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::divide(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __truediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rtruediv__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::divide(&self.t, b.operand())))
     }
 
     pub(crate) fn __rtruediv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -274,9 +286,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::divide(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::floordiv(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __floordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rfloordiv__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::floordiv(&self.t, b.operand())))
     }
 
     pub(crate) fn __rfloordiv__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -284,9 +299,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::floordiv(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::floormod(&self.t, b.operand())).map(PyTensor::new)
+    pub(crate) fn __mod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rmod__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::floormod(&self.t, b.operand())))
     }
 
     pub(crate) fn __rmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -294,9 +312,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::floormod(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    fn __and__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::bitwise_and(&self.t, b.operand())).map(PyTensor::new)
+    fn __and__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rand__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::bitwise_and(&self.t, b.operand())))
     }
 
     fn __rand__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -304,9 +325,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::bitwise_and(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    fn __or__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::bitwise_or(&self.t, b.operand())).map(PyTensor::new)
+    fn __or__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__ror__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::bitwise_or(&self.t, b.operand())))
     }
 
     fn __ror__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -314,9 +338,12 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::bitwise_or(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    fn __xor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::bitwise_xor(&self.t, b.operand())).map(PyTensor::new)
+    fn __xor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rxor__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::bitwise_xor(&self.t, b.operand())))
     }
 
     fn __rxor__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -368,10 +395,13 @@ impl PyTensor {
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyTensor> {
+    ) -> PyResult<Py<PyAny>> {
         no_modulo(modulo)?;
-        let b = arg(other)?;
-        run(py, self.t.numel().max(b.numel()), || ops::pow(&self.t, b.operand())).map(PyTensor::new)
+        let b = match self.right(other, "__rpow__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
+        tensor_obj(py, run(py, self.t.numel().max(b.numel()), || ops::pow(&self.t, b.operand())))
     }
 
     pub(crate) fn __rpow__(
@@ -385,10 +415,13 @@ impl PyTensor {
         run(py, self.t.numel().max(a.numel()), || ops::pow(a.operand(), &self.t)).map(PyTensor::new)
     }
 
-    pub(crate) fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
-        let b = arg(other)?;
+    pub(crate) fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let b = match self.right(other, "__rmatmul__")? {
+            Right::Arg(b) => b,
+            Right::Handled(r) => return Ok(r),
+        };
         let b = b.tensor()?;
-        run(py, matmul_work(&self.t, &b), || ops::linalg::matmul(&self.t, &b, false, false)).map(PyTensor::new)
+        tensor_obj(py, run(py, matmul_work(&self.t, &b), || ops::linalg::matmul(&self.t, &b, false, false)))
     }
 
     pub(crate) fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -430,7 +463,7 @@ impl PyTensor {
     /// (a view, no copy).
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let args = slice_args(key, self.t.rank())?;
-        self.t.slice(&args).map_err(|e| PyIndexError::new_err(e.to_string())).map(PyTensor::new)
+        self.t.slice(&args).map_err(|e| crate::errors::invalid_index(e.to_string())).map(PyTensor::new)
     }
 
     // ---- methods TF tensors have ------------------------------------------
@@ -665,6 +698,52 @@ impl PyTensor {
     }
 }
 
+/// The right operand of a forward binary operator (`self + other`, …).
+enum Right<'a> {
+    /// An operand the tensor converts.
+    Arg(args::Arg<'a>),
+    /// What the operand's own reflected method returned.
+    Handled(Py<PyAny>),
+}
+
+impl PyTensor {
+    /// `other` as the right operand of `self ∘ other`, as TF's operators take it.
+    ///
+    /// An operand of a type no tensor converts (not a number, sequence, array or
+    /// tensor) is handed to its reflected method (`reflected`, e.g. `"__radd__"`)
+    /// with this tensor, so an object that knows tensors can implement the
+    /// operator. If it has none, declines (`NotImplemented`) or fails with
+    /// `TypeError`/`ValueError`, the conversion error stands (a `ValueError`, as
+    /// TF's). Python itself would try the reflected method only after a
+    /// `NotImplemented`, and raise `TypeError` when nothing handles it.
+    fn right<'a>(&self, other: &'a Bound<'_, PyAny>, reflected: &str) -> PyResult<Right<'a>> {
+        let e = match arg(other) {
+            Ok(a) => return Ok(Right::Arg(a)),
+            Err(e) => e,
+        };
+        let py = other.py();
+        // a sequence's reflected methods (list * n) are not arithmetic with a tensor
+        if other.is_instance_of::<pyo3::types::PyList>()
+            || other.is_instance_of::<PyTuple>()
+            || !other.get_type().hasattr(reflected)?
+        {
+            return Err(e);
+        }
+        let me = Py::new(py, PyTensor::new(self.t.clone()))?;
+        match other.call_method1(reflected, (me,)) {
+            Ok(r) if !r.is(py.NotImplemented().bind(py)) => Ok(Right::Handled(r.unbind())),
+            Ok(_) => Err(e),
+            Err(r) if r.is_instance_of::<PyTypeError>(py) || r.is_instance_of::<PyValueError>(py) => Err(e),
+            Err(r) => Err(r),
+        }
+    }
+}
+
+/// An operator's tensor result as a Python object.
+fn tensor_obj(py: Python<'_>, r: PyResult<Tensor>) -> PyResult<Py<PyAny>> {
+    Ok(Py::new(py, PyTensor::new(r?))?.into_any())
+}
+
 fn no_modulo(m: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
     match m {
         Some(m) if !m.is_none() => Err(PyTypeError::new_err("pow() with a modulus is not supported for tensors")),
@@ -734,7 +813,7 @@ fn slice_args(key: &Bound<'_, PyAny>, rank: usize) -> PyResult<Vec<SliceArg>> {
             out.push(SliceArg::NewAxis);
         } else if x.is_instance_of::<PyEllipsis>() {
             if seen_ellipsis {
-                return Err(PyIndexError::new_err("an index can only have a single ellipsis ('...')"));
+                return Err(crate::errors::invalid_index("an index can only have a single ellipsis ('...')"));
             }
             seen_ellipsis = true;
             out.extend(std::iter::repeat_n(SliceArg::FULL, rank.saturating_sub(used)));

@@ -23,6 +23,19 @@ type Opt<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 /// A Python value as the library's `Value` (literals stay literals, so they stay weak).
 fn value(obj: &Bound<'_, PyAny>) -> PyResult<(Value, usize)> {
+    if crate::args::is_sequence(obj) {
+        return Ok(match crate::args::sequence_value(obj)? {
+            Value::List { items, shape } => {
+                let n = items.len();
+                (Value::List { items, shape }, n)
+            }
+            Value::Tensor(t) => {
+                let n = t.numel();
+                (Value::Tensor(t), n)
+            }
+            v => (v, 0),
+        });
+    }
     Ok(match arg(obj)? {
         Arg::Ref(t) => (Value::Tensor(t.clone()), t.numel()),
         Arg::Owned(t) => {
@@ -792,7 +805,8 @@ fn tile(py: Python<'_>, A: &Bound<'_, PyAny>, reps: &Bound<'_, PyAny>) -> PyResu
     let (v, n) = value(A)?;
     let r = args::ints(reps, "reps")?;
     if r.iter().any(|&x| x < 0) {
-        return Err(PyValueError::new_err(format!("tile: reps must be non-negative, got {r:?}")));
+        // NumPy's ValueError; TF's kernel raises InvalidArgumentError
+        return Err(crate::errors::invalid_value(format!("tile: reps must be non-negative, got {r:?}")));
     }
     let r: Vec<usize> = r.into_iter().map(|x| x as usize).collect();
     run(py, n.saturating_mul(r.iter().product::<usize>().max(1)), || tnp::tile(v, &r)).map(PyTensor::new)
@@ -904,12 +918,7 @@ fn geomspace(
     let n = count(num)?;
     let d = opt_dtype(dtype)?;
     let ((a, _), (b, _)) = (value(start)?, value(stop)?);
-    match crate::args::run_quiet(|| tnp::geomspace(a, b, n, endpoint, d, axis)) {
-        Err(lattensor::Error::InvalidArgument(m)) if m.contains("cannot include zero") => {
-            Err(PyValueError::new_err("Geometric sequence cannot include zero"))
-        }
-        r => r.py().map(PyTensor::new),
-    }
+    crate::args::run_quiet(|| tnp::geomspace(a, b, n, endpoint, d, axis)).py().map(PyTensor::new)
 }
 
 /// Registers the `numpy` submodule of `_lattensor`.

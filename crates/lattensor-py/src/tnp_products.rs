@@ -98,11 +98,11 @@ fn cross(
     value_errors("cross", run_lib(py, n, || tnp::cross(a, b, xa, xb, xc))).map(PyTensor::new)
 }
 
-/// `N` and `M` of `eye`/`tri`: negative sizes are NumPy's ValueError.
+/// `N` and `M` of `eye`/`tri`: negative sizes are NumPy's ValueError (and TF's InvalidArgumentError).
 fn grid_sizes(op: &str, n: i64, m: Option<i64>) -> PyResult<(usize, Option<usize>)> {
     let mm = m.unwrap_or(n);
     if n < 0 || mm < 0 {
-        return Err(PyValueError::new_err(format!("{op}: negative dimensions are not allowed (N={n}, M={mm})")));
+        return Err(crate::errors::invalid_value(format!("{op}: negative dimensions are not allowed (N={n}, M={mm})")));
     }
     Ok((n as usize, m.map(|m| m as usize)))
 }

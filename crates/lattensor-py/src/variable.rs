@@ -141,43 +141,43 @@ impl PyVariable {
     }
 
     // Operators act on the current value, as TF's variables do.
-    fn __add__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __add__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__add__(py, other)
     }
     fn __radd__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__radd__(py, other)
     }
-    fn __sub__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __sub__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__sub__(py, other)
     }
     fn __rsub__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__rsub__(py, other)
     }
-    fn __mul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __mul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__mul__(py, other)
     }
     fn __rmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__rmul__(py, other)
     }
-    fn __truediv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __truediv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__truediv__(py, other)
     }
     fn __rtruediv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__rtruediv__(py, other)
     }
-    fn __floordiv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __floordiv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__floordiv__(py, other)
     }
     fn __rfloordiv__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__rfloordiv__(py, other)
     }
-    fn __mod__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __mod__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__mod__(py, other)
     }
     fn __rmod__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__rmod__(py, other)
     }
-    fn __matmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    fn __matmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__matmul__(py, other)
     }
     fn __rmatmul__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
@@ -188,7 +188,7 @@ impl PyVariable {
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
         modulo: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyTensor> {
+    ) -> PyResult<Py<PyAny>> {
         Self::read_watched(slf).__pow__(py, other, modulo)
     }
     fn __rpow__(

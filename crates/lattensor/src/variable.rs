@@ -117,11 +117,13 @@ impl Variable {
         }
         let t = crate::constant(value)?;
         let t = if t.dtype() == self.dtype { t } else { t.cast(self.dtype)? };
-        let t = t.broadcast_to(&self.shape).map_err(|_| Error::ShapeMismatch {
-            op: op.to_string(),
-            lhs: self.shape.clone(),
-            rhs: t.shape().to_vec(),
-            hint: "the value must have the variable's shape or broadcast to it".into(),
+        // TF's variables refuse another shape in Python, with `ValueError`
+        let t = t.broadcast_to(&self.shape).map_err(|_| {
+            Error::InvalidValue(format!(
+                "{op}: the value of shape {:?} does not broadcast to the variable's shape {:?}; reshape it first",
+                t.shape(),
+                self.shape
+            ))
         })?;
         Ok(t.with_weak(false))
     }
@@ -131,7 +133,7 @@ impl Variable {
     /// # Errors
     /// [`Error::VariableDType`] if the value's promotion with the variable's
     /// dtype is another dtype; [`Error::Promotion`] in `Safe`/`Strict` modes for
-    /// forbidden pairs; [`Error::ShapeMismatch`] if the value does not broadcast
+    /// forbidden pairs; [`Error::InvalidValue`] if the value does not broadcast
     /// to the variable's shape.
     pub fn assign(&self, value: impl Into<Value>) -> Result<Tensor> {
         let t = tape::paused(|| self.convert("assign", value.into())?.contiguous())?;

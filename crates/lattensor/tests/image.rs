@@ -170,7 +170,8 @@ fn check(got: &Tensor, want: &Json, tol: &Tol) -> Result<usize, String> {
 /// invalid arguments in lattensor.
 fn tf_category(name: &str) -> Category {
     match name {
-        "InvalidArgumentError" | "ValueError" | "NotFoundError" | "AttributeError" => Category::InvalidArgument,
+        "InvalidArgumentError" | "NotFoundError" | "AttributeError" => Category::InvalidArgument,
+        "ValueError" => Category::InvalidValue,
         "OutOfRangeError" => Category::OutOfRange,
         "UnimplementedError" => Category::Unimplemented,
         other => panic!("unexpected TF error {other}"),

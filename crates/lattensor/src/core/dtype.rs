@@ -360,7 +360,7 @@ impl DType {
     /// (`<f4`, `|u1`, `<c16`).
     ///
     /// # Errors
-    /// [`Error::InvalidArgument`] for an unknown name, listing the accepted names.
+    /// [`Error::InvalidType`] for an unknown name (TF's `TypeError`), listing the accepted names.
     pub fn parse(name: &str) -> Result<DType> {
         let n = name.trim();
         let n = n.strip_prefix("tf.").or_else(|| n.strip_prefix("np.")).unwrap_or(n);
@@ -380,8 +380,9 @@ impl DType {
             "float64" | "f64" | "double" | "<f8" | "f8" => DType::F64,
             "complex64" | "c64" | "<c8" | "c8" => DType::C64,
             "complex128" | "c128" | "complex" | "<c16" | "c16" => DType::C128,
+            // TF's `tf.as_dtype` refuses an unknown name with `TypeError`
             _ => {
-                return Err(Error::InvalidArgument(format!(
+                return Err(Error::InvalidType(format!(
                     "unknown dtype name {name:?}; expected one of {} (or a short name such as f32, bf16, c128)",
                     DType::ALL.map(|d| d.name()).join(", ")
                 )));

@@ -4,6 +4,15 @@
 //! the failure (op, dtypes, shapes) and its message says what to do instead.
 //! [`Error::category`] maps a variant to TensorFlow's exception family so the
 //! Python package can raise `InvalidArgumentError`, `TypeError`, … .
+//!
+//! TensorFlow refuses a bad argument in two places: its kernels raise
+//! `InvalidArgumentError`, while its Python layer checks many arguments first
+//! and raises Python's `ValueError`, `TypeError` or `IndexError`. Each check
+//! here says which of the two TF uses for it: [`Error::InvalidArgument`] for
+//! the kernel's refusal, [`Error::InvalidValue`], [`Error::InvalidType`] and
+//! [`Error::InvalidIndex`] for the Python layer's. The Python package raises the
+//! last three as classes derived from both `InvalidArgumentError` and the
+//! built-in, so `except ValueError:` written for TF catches them.
 
 use crate::DType;
 use crate::promote::{LatticeType, PromotionMode};
@@ -15,9 +24,26 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// A bad argument: unknown name, malformed input, wrong rank, … .
+    /// A bad argument that TF's kernels refuse (`tf.errors.InvalidArgumentError`):
+    /// unknown name, malformed input, wrong rank, … .
     #[error("{0}")]
     InvalidArgument(String),
+
+    /// A bad argument that TF's Python layer refuses with `ValueError`: a value
+    /// of the right type the op cannot accept (a zero step, a negative delta,
+    /// a rank an op's wrapper checks, a strong tensor of another dtype, …).
+    #[error("{0}")]
+    InvalidValue(String),
+
+    /// A bad argument that TF's Python layer refuses with `TypeError`: an input of
+    /// a kind the op does not take (integers to `reduce_std`, a Python float
+    /// converted to an integer dtype, a complex `arange` bound, …).
+    #[error("{0}")]
+    InvalidType(String),
+
+    /// A bad index or axis that TF's Python layer refuses with `IndexError`.
+    #[error("{0}")]
+    InvalidIndex(String),
 
     /// The active promotion mode refuses to combine two operands.
     #[error(
@@ -115,6 +141,12 @@ fn relax_hint(mode: PromotionMode) -> &'static str {
 pub enum Category {
     /// `tf.errors.InvalidArgumentError`.
     InvalidArgument,
+    /// `tf.errors.InvalidArgumentError` that is also a Python `ValueError`.
+    InvalidValue,
+    /// `tf.errors.InvalidArgumentError` that is also a Python `TypeError`.
+    InvalidType,
+    /// `tf.errors.InvalidArgumentError` that is also a Python `IndexError`.
+    InvalidIndex,
     /// Python `TypeError` (promotion refusals, immutable variable dtypes).
     Type,
     /// `tf.errors.OutOfRangeError`.
@@ -134,6 +166,9 @@ impl Error {
             Error::InvalidArgument(_) | Error::ShapeMismatch { .. } | Error::UnsupportedDType { .. } => {
                 Category::InvalidArgument
             }
+            Error::InvalidValue(_) => Category::InvalidValue,
+            Error::InvalidType(_) => Category::InvalidType,
+            Error::InvalidIndex(_) => Category::InvalidIndex,
             Error::Promotion { .. } | Error::VariableDType { .. } => Category::Type,
             Error::OutOfRange(_) => Category::OutOfRange,
             Error::ResourceExhausted(_) => Category::ResourceExhausted,
@@ -150,18 +185,29 @@ impl From<std::io::Error> for Error {
 }
 
 /// Returns early with an [`Error::InvalidArgument`] built from a format string,
+/// with another message variant named first (`bail!(InvalidValue, "fmt", args…)`),
 /// or with any `Error` value given as a single expression.
 #[macro_export]
 macro_rules! bail {
     ($fmt:literal $($arg:tt)*) => {
         return ::std::result::Result::Err($crate::Error::InvalidArgument(format!($fmt $($arg)*)))
     };
+    (InvalidValue, $fmt:literal $($arg:tt)*) => {
+        return ::std::result::Result::Err($crate::Error::InvalidValue(format!($fmt $($arg)*)))
+    };
+    (InvalidType, $fmt:literal $($arg:tt)*) => {
+        return ::std::result::Result::Err($crate::Error::InvalidType(format!($fmt $($arg)*)))
+    };
+    (InvalidIndex, $fmt:literal $($arg:tt)*) => {
+        return ::std::result::Result::Err($crate::Error::InvalidIndex(format!($fmt $($arg)*)))
+    };
     ($err:expr) => {
         return ::std::result::Result::Err($err)
     };
 }
 
-/// `ensure!(cond, "fmt", args…)`: bails with an [`Error::InvalidArgument`] unless `cond` holds.
+/// `ensure!(cond, "fmt", args…)`: bails with an [`Error::InvalidArgument`] unless `cond` holds;
+/// `ensure!(cond, InvalidValue, "fmt", args…)` (or `InvalidType`, `InvalidIndex`) with that variant.
 #[macro_export]
 macro_rules! ensure {
     ($cond:expr, $($rest:tt)+) => {

@@ -154,8 +154,10 @@ pub fn adjust_brightness<'a>(image: &Tensor, delta: impl Into<Operand<'a>>) -> R
 }
 
 /// Refuses what TF's `gamma >= 0` check refuses: more than one value, a
-/// complex value, a negative value or NaN.
-fn check_gamma(gamma: &Tensor) -> Result<()> {
+/// complex value, a negative value or NaN. TF checks a Python number in Python
+/// (`ValueError`, [`Error::InvalidValue`]) and a tensor with an assertion op
+/// (`InvalidArgumentError`); `literal` says which `gamma` was.
+fn check_gamma(gamma: &Tensor, literal: bool) -> Result<()> {
     if gamma.numel() != 1 {
         return Err(Error::InvalidArgument(format!(
             "adjust_gamma: gamma must be a single number, got a tensor of shape {:?}",
@@ -173,7 +175,8 @@ fn check_gamma(gamma: &Tensor) -> Result<()> {
     if g >= 0.0 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("adjust_gamma: Gamma should be a non-negative real number, got {g}")))
+        let msg = format!("adjust_gamma: Gamma should be a non-negative real number, got {g}");
+        Err(if literal { Error::InvalidValue(msg) } else { Error::InvalidArgument(msg) })
     }
 }
 
@@ -213,15 +216,17 @@ fn in_result_dtype(op: &str, x: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if `gamma` is negative, NaN or not a single
-/// value; [`Error::UnsupportedDType`] for bool or complex images and complex
+/// [`Error::InvalidValue`] if `gamma` is a negative or NaN literal (TF's `ValueError`),
+/// [`Error::InvalidArgument`] if it is such a tensor or not a single value; [`Error::UnsupportedDType`] for bool or complex images and complex
 /// gamma; [`Error::Promotion`] if the mode refuses to combine gamma or gain
 /// with the image.
 pub fn adjust_gamma<'a>(image: &Tensor, gamma: impl Into<Operand<'a>>, gain: impl Into<Operand<'a>>) -> Result<Tensor> {
     let orig = image_dtype("adjust_gamma", image.dtype())?;
-    let gamma = operand_tensor(gamma.into())?;
+    let gamma = gamma.into();
+    let literal = matches!(gamma, Operand::Scalar(_));
+    let gamma = operand_tensor(gamma)?;
     let gain = operand_tensor(gain.into())?;
-    check_gamma(&gamma)?;
+    check_gamma(&gamma, literal)?;
     let flt = all_mode(|| working_float(image))?;
     let powered = all_mode(|| ops::pow(&flt, &in_result_dtype("pow", &flt, &gamma)?))?;
     let adjusted = all_mode(|| ops::multiply(&in_result_dtype("multiply", &powered, &gain)?, &powered))?;
@@ -387,7 +392,8 @@ pub fn extract_patches(
 /// TF's check on `max_delta` (which lets NaN through, as TF does).
 fn check_max_delta(op: &str, max_delta: f64) -> Result<()> {
     if max_delta < 0.0 {
-        return Err(Error::InvalidArgument(format!("{op}: max_delta must be non-negative, got {max_delta}")));
+        // TF checks it in Python and raises `ValueError`
+        return Err(Error::InvalidValue(format!("{op}: max_delta must be non-negative, got {max_delta}")));
     }
     Ok(())
 }
@@ -420,7 +426,7 @@ fn stateless_delta(max_delta: f64, seed: [i64; 2]) -> f32 {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a negative `max_delta`; otherwise as
+/// [`Error::InvalidValue`] for a negative `max_delta` (TF's `ValueError`); otherwise as
 /// [`adjust_brightness`].
 pub fn stateless_random_brightness(image: &Tensor, max_delta: f64, seed: [i64; 2]) -> Result<Tensor> {
     check_max_delta("stateless_random_brightness", max_delta)?;

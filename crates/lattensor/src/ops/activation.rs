@@ -215,11 +215,18 @@ pub fn swish(x: &Tensor, beta: f64) -> Result<Tensor> {
 /// approximation `0.5x(1 + tanh(√(2/π)(x + 0.044715x³)))` when `approximate`.
 ///
 /// # Errors
-/// [`Error::UnsupportedDType`] for non-float inputs.
+/// [`Error::InvalidValue`] for non-float inputs (TF's wrapper raises `ValueError`).
 pub fn gelu(x: &Tensor, approximate: bool) -> Result<Tensor> {
     tape::op(
         &[x],
         || {
+            if !x.dtype().is_float() {
+                crate::bail!(
+                    InvalidValue,
+                    "gelu: features must be a real floating-point tensor, got {}; cast it first (`x.cast(DType::F32)`)",
+                    x.dtype()
+                );
+            }
             if approximate {
                 let c = (2.0 / std::f64::consts::PI).sqrt();
                 // ½x(1 + tanh u) = x·sigmoid(2u) = x / (1 + e^(-2u)): no cancellation for x < 0

@@ -480,7 +480,7 @@ pub fn realdiv<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Resu
 /// Converts a scalar operand to `dtype` by the `constant(value, dtype)` rule.
 fn scalar_to(op: &str, s: Operand<'_>, dtype: DType) -> Result<Tensor> {
     if !s.shape().is_empty() {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::InvalidValue(format!(
             "{op}: expected a scalar, got {}; use multiply for tensors",
             s.describe()
         )));
@@ -490,7 +490,7 @@ fn scalar_to(op: &str, s: Operand<'_>, dtype: DType) -> Result<Tensor> {
         Operand::Scalar(s) => crate::Value::Literal(s),
     };
     crate::constant_as(v, dtype).map_err(|e| match e {
-        Error::InvalidArgument(m) => Error::InvalidArgument(m.replacen("constant", op, 1)),
+        Error::InvalidType(m) => Error::InvalidType(m.replacen("constant", op, 1)),
         e => e,
     })
 }
@@ -506,15 +506,16 @@ fn scalar_to(op: &str, s: Operand<'_>, dtype: DType) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if the scalar is not a scalar, is a strong tensor of another
-/// dtype (as in TF), or does not convert to `x`'s dtype.
+/// As TF: [`Error::InvalidValue`] if the scalar is not a scalar or is a strong tensor of
+/// another dtype (`ValueError`), [`Error::InvalidType`] if it does not convert to `x`'s
+/// dtype (`TypeError`).
 pub fn scalar_mul<'a>(scalar: impl Into<Operand<'a>>, x: &Tensor) -> Result<Tensor> {
     let scalar = scalar.into();
     if let Operand::Tensor(t) = scalar {
         // TF converts the scalar with `convert_to_tensor(scalar, dtype=x.dtype)`, which refuses
         // a tensor of another dtype (ValueError)
         if !t.is_weak() && t.dtype() != x.dtype() {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::InvalidValue(format!(
                 "scalar_mul: the scalar tensor is {} but x is {}; cast the scalar to {} first",
                 t.dtype().name(),
                 x.dtype().name(),

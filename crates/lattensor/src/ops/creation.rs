@@ -29,7 +29,8 @@ impl Value {
     /// The lattice type of the value (a list folds its elements' types in the current mode).
     ///
     /// # Errors
-    /// [`Error::Promotion`] if the elements' types do not promote; [`Error::InvalidArgument`] for ragged lists.
+    /// [`Error::Promotion`] if the elements' types do not promote; [`Error::InvalidValue`] for ragged
+    /// lists (TF's `ValueError`).
     pub fn lattice_type(&self) -> Result<LatticeType> {
         match self {
             Value::Tensor(t) => Ok(t.lattice_type()),
@@ -38,7 +39,7 @@ impl Value {
                 let types = items.iter().map(Scalar::lattice_type).collect::<Result<Vec<_>>>()?;
                 promote::result_type_for("constant", &types, promote::current_mode())
             }
-            Value::Ragged(msg) => Err(Error::InvalidArgument(msg.clone())),
+            Value::Ragged(msg) => Err(Error::InvalidValue(msg.clone())),
         }
     }
 
@@ -60,7 +61,7 @@ impl Value {
                 let data: Vec<T> = items.iter().map(|s| s.to::<T>()).collect();
                 Tensor::from_vec(data, shape)
             }),
-            Value::Ragged(msg) => Err(Error::InvalidArgument(msg.clone())),
+            Value::Ragged(msg) => Err(Error::InvalidValue(msg.clone())),
         }
     }
 }
@@ -150,7 +151,7 @@ value_from!(
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a ragged list; [`Error::OutOfRange`] for an
+/// [`Error::InvalidValue`] for a ragged list; [`Error::OutOfRange`] for an
 /// integer literal beyond `i64::MAX`.
 pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
     let value = value.into();
@@ -182,8 +183,8 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::Promotion`] if the mode refuses the pair; [`Error::InvalidArgument`]
-/// if the promotion does not land on `dtype`.
+/// [`Error::Promotion`] if the mode refuses the pair; [`Error::InvalidType`]
+/// if the promotion does not land on `dtype` (TF's `TypeError`).
 pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
     let from = value.lattice_type()?;
@@ -199,7 +200,8 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let target = LatticeType::strong(dtype);
     let r = promote::promote_for("constant", from, target, promote::current_mode())?;
     if r.dtype != dtype {
-        return Err(Error::InvalidArgument(format!(
+        // TF's `tf.constant` refuses the conversion with a `TypeError`
+        return Err(Error::InvalidType(format!(
             "constant: cannot convert {} ({from}) to {dtype}: promoting {from} with {dtype} gives {r}, not {dtype}. \
              Convert explicitly with `.cast(DType::{dtype:?})` if the loss is intended",
             value.describe()

@@ -164,9 +164,9 @@ fn shape_str(shape: &[usize]) -> String {
 /// Swaps the last two axes (a view); with `conjugate`, also conjugates.
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for rank < 2.
+/// [`Error::InvalidValue`] for rank < 2 (TF's `ValueError`).
 pub fn matrix_transpose(x: &Tensor, conjugate: bool) -> Result<Tensor> {
-    need_rank("matrix_transpose", x, 2)?;
+    need_rank("matrix_transpose", x, 2).map_err(|e| Error::InvalidValue(e.to_string()))?;
     let r = x.rank();
     let mut perm: Vec<usize> = (0..r).collect();
     perm.swap(r - 2, r - 1);

@@ -405,7 +405,16 @@ pub fn reduce_min(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<T
 }
 
 fn require_inexact(op: &str, x: &Tensor) -> Result<()> {
-    if !x.dtype().is_inexact() {
+    let d = x.dtype();
+    if d.is_integer() {
+        // TF's Python wrapper refuses integers with a `TypeError` before the kernel
+        // (whose dtype list refuses bool) runs
+        crate::bail!(
+            InvalidType,
+            "{op}: the input must be real or complex floats, got integer dtype {d}; cast it to a float first (`x.cast(DType::F32)`)"
+        );
+    }
+    if !d.is_inexact() {
         return Err(Error::UnsupportedDType {
             op: op.to_string(),
             dtype: x.dtype(),
@@ -426,7 +435,8 @@ fn require_inexact(op: &str, x: &Tensor) -> Result<()> {
 /// ```
 ///
 /// # Errors
-/// As [`reduce_sum`]; integer inputs are refused (as TF).
+/// As [`reduce_sum`]; [`Error::InvalidType`] for integers (TF's `TypeError`) and
+/// [`Error::UnsupportedDType`] for bool.
 pub fn reduce_variance(x: &Tensor, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
     variance("reduce_variance", x, axis.into(), keepdims, false, 0.0)
 }

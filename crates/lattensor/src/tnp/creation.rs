@@ -4,7 +4,7 @@
 //! is `i32*`, `array(1.0)` is `f32*`, as the guide says); an explicit `dtype`
 //! converts with cast semantics and gives a strong tensor.
 
-use super::{Value, cast_opt, to_tensor};
+use super::{Value, to_tensor};
 #[cfg(doc)]
 use crate::core::error::Error;
 use crate::core::error::Result;
@@ -31,11 +31,10 @@ fn fresh(x: &Tensor) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] for a ragged list; [`Error::OutOfRange`] for an integer literal beyond `i64::MAX`.
 pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usize) -> Result<Tensor> {
-    let x = to_tensor(val)?;
     let x = match dtype {
-        Some(d) => x.cast(d)?,
-        None if copy => fresh(&x)?,
-        None => x,
+        Some(d) => to_tensor_as(val, d)?,
+        None if copy => fresh(&to_tensor(val)?)?,
+        None => to_tensor(val)?,
     };
     if x.rank() >= ndmin {
         return Ok(x);
@@ -56,7 +55,21 @@ pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usi
 /// # Errors
 /// As [`array`](fn@array).
 pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
-    cast_opt(to_tensor(a)?, dtype)
+    match dtype {
+        Some(d) => to_tensor_as(a, d),
+        None => to_tensor(a),
+    }
+}
+
+/// `val` as a strong tensor of `dtype` (cast semantics). Literals and lists of
+/// literals convert straight from their exact values, as NumPy reads Python
+/// floats: `asarray([16777217.0], float64)` keeps the last digit, which a pass
+/// through the list's own (weak float32) type would round away.
+fn to_tensor_as(val: impl Into<Value>, dtype: DType) -> Result<Tensor> {
+    match val.into() {
+        v @ (Value::Literal(_) | Value::List { .. }) => v.materialize(dtype),
+        v => to_tensor(v)?.cast(dtype),
+    }
 }
 
 /// Same as [`asarray`] (`tnp.asanyarray`; there are no tensor subclasses).
@@ -227,7 +240,9 @@ pub fn full(shape: &[usize], fill_value: impl Into<Value>, dtype: Option<DType>)
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a zero or non-finite step.
+/// [`Error::InvalidType`] for a complex argument and [`Error::InvalidValue`] for a
+/// zero step (TF's `TypeError` and `ValueError`); [`Error::InvalidArgument`] for a
+/// non-finite one.
 pub fn arange(
     start: impl Into<Scalar>,
     stop: Option<Scalar>,
@@ -238,6 +253,17 @@ pub fn arange(
         Some(s) => (start.into(), s),
         None => (Scalar::Int(0), start.into()),
     };
+    let step = step.into();
+    // TF's `arange` compares the bounds and tests the step in Python before any kernel runs
+    if [start, stop, step].iter().any(|s| matches!(s, Scalar::Complex(_))) {
+        crate::bail!(
+            InvalidType,
+            "arange: start {start}, stop {stop} and step {step} must be real numbers; a range of complex numbers has no order"
+        );
+    }
+    if step.to::<f64>() == 0.0 {
+        crate::bail!(InvalidValue, "arange: the step must be non-zero (start {start}, stop {stop})");
+    }
     Ok(crate::arange(start, stop, step, dtype)?.with_weak(dtype.is_none()))
 }
 
@@ -254,6 +280,26 @@ mod tests {
         assert!(!array(&t, None, false, 0).unwrap().is_weak());
         assert!(!array(&t, None, true, 0).unwrap().shares_storage_with(&t));
         assert_eq!(ascontiguousarray(2.5, None).unwrap().shape(), &[1]);
+    }
+
+    #[test]
+    fn float64_targets_read_the_literals_exactly() {
+        // 2^24 + 1 and 1e-300 have no float32 value; a pass through the list's f32* loses them
+        let v = vec![16_777_217.0f64, 1e-300, 1e300];
+        assert_eq!(asarray(v.clone(), Some(DType::F64)).unwrap().to_vec::<f64>().unwrap(), v);
+        let a = array(vec![v.clone()], Some(DType::F64), true, 0).unwrap();
+        assert_eq!((a.shape(), a.is_weak()), (&[1usize, 3][..], false));
+        assert_eq!(a.to_vec::<f64>().unwrap(), v);
+        assert!(asarray(vec![1.5f64], None).unwrap().is_weak());
+    }
+
+    #[test]
+    fn arange_refusals_carry_tf_classes() {
+        use crate::Category;
+        let zero = arange(0, Some(5.into()), 0, None).unwrap_err();
+        assert_eq!(zero.category(), Category::InvalidValue, "{zero}");
+        let c = arange(1, Some(2.into()), num_complex::Complex64::new(0.0, 1.0), None).unwrap_err();
+        assert_eq!(c.category(), Category::InvalidType, "{c}");
     }
 
     #[test]

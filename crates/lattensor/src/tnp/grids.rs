@@ -184,11 +184,12 @@ pub fn diag_indices(n: usize, ndim: usize) -> Result<Vec<Tensor>> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for rank < 2 (as TF).
+/// [`Error::InvalidValue`] for rank < 2 (TF's `ValueError`).
 pub fn tril(m: impl Into<Value>, k: isize) -> Result<Tensor> {
     let m = to_tensor(m)?;
     crate::ensure!(
         m.rank() >= 2,
+        InvalidValue,
         "tril: the input must have rank at least 2, got shape {:?}; add axes first (e.g. atleast_2d)",
         m.shape()
     );

@@ -118,10 +118,11 @@ pub fn rot90(m: impl Into<Value>, k: i32, axes: (isize, isize)) -> Result<Tensor
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for an axis out of range.
+/// [`Error::InvalidIndex`] for an axis out of range (TF's `IndexError`).
 pub fn swapaxes(a: impl Into<Value>, axis1: isize, axis2: isize) -> Result<Tensor> {
     let a = to_tensor(a)?;
-    let (i, j) = (normalize_axis(axis1, a.rank(), "swapaxes")?, normalize_axis(axis2, a.rank(), "swapaxes")?);
+    let axis = |k| normalize_axis(k, a.rank(), "swapaxes").map_err(|e| Error::InvalidIndex(e.to_string()));
+    let (i, j) = (axis(axis1)?, axis(axis2)?);
     let mut perm: Vec<usize> = (0..a.rank()).collect();
     perm.swap(i, j);
     a.transpose(&perm)
@@ -369,7 +370,7 @@ pub fn diagonal(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize) 
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] unless `v` is 1-D or 2-D.
+/// [`Error::InvalidValue`] for rank > 2 (TF's `ValueError`), [`Error::InvalidArgument`] for a scalar.
 pub fn diag(v: impl Into<Value>, k: isize) -> Result<Tensor> {
     let v = to_tensor(v)?;
     match v.rank() {
@@ -390,7 +391,8 @@ pub fn diag(v: impl Into<Value>, k: isize) -> Result<Tensor> {
             Ok(out.with_weak(v.is_weak()))
         }
         2 => diagonal(&v, k, 0, 1),
-        _ => Err(Error::InvalidArgument(format!("diag: the input must be 1-D or 2-D, got shape {:?}", v.shape()))),
+        0 => Err(Error::InvalidArgument("diag: the input must be 1-D or 2-D, got a scalar".to_string())),
+        _ => Err(Error::InvalidValue(format!("diag: the input must be 1-D or 2-D, got shape {:?}", v.shape()))),
     }
 }
 
@@ -416,10 +418,15 @@ pub fn diagflat(v: impl Into<Value>, k: isize) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for rank < 2 (as TF).
+/// [`Error::InvalidValue`] for rank < 2 (TF's `ValueError`).
 pub fn triu(m: impl Into<Value>, k: isize) -> Result<Tensor> {
     let m = to_tensor(m)?;
-    need_rank("triu", &m, 2)?;
+    crate::ensure!(
+        m.rank() >= 2,
+        InvalidValue,
+        "triu: the input must have rank at least 2, got shape {:?}; add axes first (e.g. atleast_2d)",
+        m.shape()
+    );
     keep_band(&m, |offset| offset >= k)
 }
 
@@ -451,12 +458,12 @@ pub(super) fn keep_band(m: &Tensor, keep: impl Fn(isize) -> bool) -> Result<Tens
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] unless `x` is 1-D; [`Error::UnsupportedDType`] for bool and
-/// unsigned integers (as TF).
+/// [`Error::InvalidValue`] unless `x` is 1-D (TF's `ValueError`); [`Error::UnsupportedDType`]
+/// for bool and unsigned integers (as TF).
 pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result<Tensor> {
     let x = to_tensor(x)?;
     if x.rank() != 1 {
-        return Err(Error::InvalidArgument(format!("vander: x must be 1-D, got shape {:?}", x.shape())));
+        return Err(Error::InvalidValue(format!("vander: x must be 1-D, got shape {:?}", x.shape())));
     }
     let d = x.dtype();
     if d.is_bool() || d.is_unsigned() {
@@ -509,10 +516,11 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a 0-d input or an axis out of range.
+/// [`Error::InvalidIndex`] for a 0-d input (TF's `IndexError`); [`Error::InvalidArgument`]
+/// for an axis out of range.
 pub fn diff(a: impl Into<Value>, n: usize, axis: isize) -> Result<Tensor> {
     let mut a = to_tensor(a)?;
-    need_rank("diff", &a, 1)?;
+    need_rank("diff", &a, 1).map_err(|e| Error::InvalidIndex(e.to_string()))?;
     let ax = normalize_axis(axis, a.rank(), "diff")?;
     // each difference shortens the axis by one; once it is empty, further ones change
     // nothing (not the dtype either), so a huge `n` must not loop `n` times

@@ -196,7 +196,7 @@ pub fn logspace(
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] if an endpoint is zero; otherwise as [`linspace`].
+/// [`Error::InvalidValue`] if an endpoint is zero (NumPy's `ValueError`); otherwise as [`linspace`].
 pub fn geomspace(
     start: impl Into<Value>,
     stop: impl Into<Value>,
@@ -207,7 +207,8 @@ pub fn geomspace(
 ) -> Result<Tensor> {
     let (mut a, mut b, shape) = endpoints("geomspace", start.into(), stop.into())?;
     if a.iter().chain(&b).any(|&v| v == 0.0) {
-        return Err(E::InvalidArgument("geomspace: Geometric sequence cannot include zero".to_string()));
+        // NumPy's `ValueError` (TF returns NaN)
+        return Err(E::InvalidValue("geomspace: Geometric sequence cannot include zero".to_string()));
     }
     check_size("geomspace", num, a.len())?;
     let sign: Vec<f64> = a.iter().map(|&v| if v.is_nan() { v } else { v.signum() }).collect();

@@ -136,10 +136,10 @@ pub fn vsplit(ary: impl Into<Value>, indices_or_sections: impl Into<Sections>) -
 /// ```
 ///
 /// # Errors
-/// As [`split`]; [`Error::InvalidArgument`] for rank < 3.
+/// As [`split`]; [`Error::InvalidIndex`] for rank < 3 (TF's `IndexError`).
 pub fn dsplit(ary: impl Into<Value>, indices_or_sections: impl Into<Sections>) -> Result<Vec<Tensor>> {
     let a = to_tensor(ary)?;
-    need_rank("dsplit", &a, 3)?;
+    need_rank("dsplit", &a, 3).map_err(|e| Error::InvalidIndex(e.to_string()))?;
     split_for("dsplit", &a, indices_or_sections.into(), 2)
 }
 
