@@ -75,6 +75,7 @@ class GradientTape:
         self._tape = _lattensor._GradientTape(bool(persistent), bool(watch_accessed_variables))
         self._persistent = bool(persistent)
         self._recording = False
+        self._used = False
 
     def __enter__(self):
         self._tape.activate()
@@ -104,6 +105,7 @@ class GradientTape:
     def reset(self):
         """Clears everything the tape recorded and watched."""
         self._tape.reset()
+        self._used = False
 
     def watched_variables(self):
         """The variables the tape watches, in the order first watched."""
@@ -112,6 +114,7 @@ class GradientTape:
     def gradient(self, target, sources, output_gradients=None, unconnected_gradients=UnconnectedGradients.NONE):
         """The gradient of ``target`` (a tensor or a nested structure of them,
         summed) with respect to ``sources``, in the structure of ``sources``."""
+        self._claim()
         targets = _flatten(target)
         flat_sources = _flatten(sources)
         og = None
@@ -128,6 +131,7 @@ class GradientTape:
         """The Jacobian of ``target`` with respect to each source: shape
         ``target.shape + source.shape``, in the structure of ``sources``."""
         del parallel_iterations, experimental_use_pfor
+        self._claim()
         zero = _zero(unconnected_gradients)
         flat = [self._tape.jacobian(target, s, zero, False) for s in _flatten(sources)]
         return _pack(sources, iter(flat))
@@ -135,7 +139,17 @@ class GradientTape:
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE, parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobians: ``[b] + target.shape[1:] + source.shape[1:]``."""
         del parallel_iterations, experimental_use_pfor
+        self._claim()
         return self._tape.jacobian(target, source, _zero(unconnected_gradients), True)
+
+    def _claim(self):
+        # TF raises RuntimeError for a second use of a non-persistent tape
+        if self._used and not self._persistent:
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians); "
+                "create it with persistent=True to call it more than once"
+            )
+        self._used = True
 
 
 def custom_gradient(f=None):
