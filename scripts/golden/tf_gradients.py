@@ -312,6 +312,17 @@ shaped("tf.cast", "lambda x: tf.cast(x, tf.float16)", dtypes=("float64",), var=F
 shaped("tf.cast", "lambda x: tf.cast(x, tf.int32)", dtypes=("float32",), var=False)
 shaped("tf.cast", "lambda x: tf.cast(x, tf.complex64)", dtypes=("float32",), var=False)
 case("tf.cast", ["tf.constant(1.5)"], "lambda x: tf.cast(x, tf.float64)", variant="weak")
+SAT = [("float32", "float16", "[1e5, -3.0, 70000.0, -1e6]"), ("float64", "float32", "[1e40, -3.0, 1.5, -1e39]"),
+       ("float32", "bfloat16", "[300.0, -3.0, 1.5, 2.5]"), ("bfloat16", "float16", "[1e5, -3.0, 1.5, -7e4]"),
+       ("float64", "float16", "[65504.0, 65520.0, -65504.0, 2.0]"), ("float32", "int32", "[1e10, -3.0, 1.5, 2.5]"),
+       ("float32", "float64", "[1e10, -3.0, 1.5, 2.5]")]
+for a, b, v in SAT:
+    case("tf.dtypes.saturate_cast", [f"tf.constant({v}, tf.{a})"], f"lambda x: tf.dtypes.saturate_cast(x, tf.{b})",
+         variant=f"{a} to {b}")
+case("tf.dtypes.saturate_cast", ["tf.constant(1e5)"], "lambda x: tf.dtypes.saturate_cast(x, tf.float16)",
+     variant="weak to float16")
+case("tf.dtypes.saturate_cast", ["tf.Variable([1e5, -3.0])"], "lambda x: tf.dtypes.saturate_cast(x, tf.float16)",
+     variant="variable to float16")
 shaped("tf.broadcast_to", "lambda x: tf.broadcast_to(x, [4, 2, 3])")
 
 # -- linalg
