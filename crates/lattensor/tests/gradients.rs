@@ -650,3 +650,118 @@ fn half_precision_gradients_accumulate_in_f32() {
     assert_eq!(g.dtype(), DType::BF16);
     assert_eq!(g.item::<bf16>().unwrap(), bf16::from_f32(300.0 * bf16::from_f64(1.0 / 3.0).to_f32()));
 }
+
+/// The cases of TF's `EinsumGradTest` (`tensorflow/python/kernel_tests/linalg/einsum_op_test.py`),
+/// on the raw op, in float64; the complex case checks the real and imaginary parts of each input.
+#[test]
+fn tf_einsum_grad_test_cases() {
+    let cases: Vec<(&str, Vec<Vec<usize>>)> = vec![
+        // testUnary
+        ("->", vec![vec![]]),
+        ("aaa->a", vec![vec![3, 3, 3]]),
+        ("aabcd->ad", vec![vec![3, 3, 5, 4, 4]]),
+        ("aabcd->add", vec![vec![3, 3, 5, 4, 4]]),
+        ("abcd->da", vec![vec![3, 5, 4, 2]]),
+        // testUnaryEllipsis
+        ("...->...", vec![vec![]]),
+        ("...->", vec![vec![]]),
+        ("->...", vec![vec![]]),
+        ("a...a->a...", vec![vec![2, 2]]),
+        ("a...a->", vec![vec![2, 2]]),
+        ("a...a->...", vec![vec![2, 5, 1, 2]]),
+        ("a...a->a...", vec![vec![2, 1, 2]]),
+        ("a...a->a...", vec![vec![2, 3, 4, 5, 2]]),
+        ("...ijk->...ki", vec![vec![3, 4, 5]]),
+        ("...ijk->...ki", vec![vec![1, 3, 4, 5]]),
+        ("...ijk->...ki", vec![vec![2, 2, 3, 4, 5]]),
+        ("ab...cd->da...", vec![vec![3, 5, 2, 3, 4, 2]]),
+        // testBinarySimple
+        (",->", vec![vec![], vec![]]),
+        ("a,a->", vec![vec![3], vec![3]]),
+        ("a,a->a", vec![vec![3], vec![3]]),
+        ("ab,b->a", vec![vec![3, 4], vec![4]]),
+        ("ab,ab->", vec![vec![3, 4], vec![3, 4]]),
+        ("ab,bc->ac", vec![vec![3, 4], vec![4, 5]]),
+        ("nij,jk->nik", vec![vec![5, 2, 3], vec![3, 4]]),
+        ("abc,bad->abcd", vec![vec![1, 2, 3], vec![2, 1, 4]]),
+        ("sa,shb->shab", vec![vec![2, 1], vec![2, 3, 4]]),
+        // testEmpty
+        ("ibnd,ijbn->jnd", vec![vec![1, 0, 5, 10], vec![1, 1, 0, 5]]),
+        // testReducedIndices
+        ("ba,b->", vec![vec![3, 2], vec![3]]),
+        ("ijkm,ijln->ijmn", vec![vec![2, 3, 3, 4], vec![2, 3, 3, 2]]),
+        ("abce,badf->abcd", vec![vec![1, 2, 3, 4], vec![2, 1, 4, 3]]),
+        // testReducedIndicesWithRepeatedLabels
+        ("abce,badf->bcba", vec![vec![1, 2, 3, 4], vec![2, 1, 4, 3]]),
+        // testRepeatedLabels
+        ("aba,a->b", vec![vec![3, 4, 3], vec![3]]),
+        ("ijj,k->ik", vec![vec![2, 3, 3], vec![4]]),
+        ("ill,k->ik", vec![vec![2, 3, 3], vec![4]]),
+        ("aab,bc->ac", vec![vec![1, 1, 3], vec![3, 4]]),
+        ("aab,bcc->ac", vec![vec![2, 2, 3], vec![3, 4, 4]]),
+        // testEmptyWithRepeatedLabels
+        ("aab,bc->ac", vec![vec![0, 0, 10], vec![10, 10]]),
+        ("aab,bc->ac", vec![vec![1, 1, 0], vec![0, 10]]),
+        ("aaab,bc->c", vec![vec![0, 0, 0, 3], vec![3, 4]]),
+        // testBroadcasting
+        ("...ij,...jk->...ik", vec![vec![3, 2], vec![2, 4]]),
+        ("ij...,jk...->ik...", vec![vec![3, 2, 1], vec![2, 4]]),
+        ("...ij,...jk->...ik", vec![vec![3, 1, 3, 2], vec![1, 5, 2, 4]]),
+        ("i...j,j...k->i...k", vec![vec![3, 1, 2, 2], vec![2, 2, 3, 1, 4]]),
+        // testBroadcastingWithRepeatedLabels
+        ("ij,jk...k->i...", vec![vec![3, 2], vec![2, 4, 1, 4]]),
+        ("aab,b...c->a...c", vec![vec![1, 1, 3], vec![3, 1, 1, 4]]),
+    ];
+    for (k, (eq, shapes)) in cases.iter().enumerate() {
+        let xs: Vec<Tensor> = shapes.iter().enumerate().map(|(i, s)| x1((10 * k + i) as u64, s, -1.0, 1.0)).collect();
+        let eq = *eq;
+        check(&format!("raw einsum {eq}"), move |xs| {
+            let refs: Vec<&Tensor> = xs.iter().collect();
+            einsum_raw(eq, &refs)
+        }, xs);
+    }
+    // complex128: d/d(re) and d/d(im) of Re Σ w·f against the tape's conj convention
+    use num_complex::Complex64;
+    for (eq, shapes) in [("ab,bc->ac", vec![vec![2, 3], vec![3, 2]]), ("aab,bc->ac", vec![vec![2, 2, 3], vec![3, 2]]), ("a->aa", vec![vec![3]])] {
+        let xs: Vec<Tensor> = shapes
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n: usize = s.iter().product();
+                let (re, im) = (sample(n, i as u64, -1.0, 1.0), sample(n, 50 + i as u64, -1.0, 1.0));
+                Tensor::from_vec(re.iter().zip(&im).map(|(&r, &m)| Complex64::new(r, m)).collect::<Vec<_>>(), s).unwrap()
+            })
+            .collect();
+        let loss = |xs: &[Tensor]| -> Result<Tensor> {
+            let refs: Vec<&Tensor> = xs.iter().collect();
+            let y = einsum_raw(eq, &refs)?;
+            let w = Tensor::from_vec(sample(y.numel(), 7, -1.0, 1.0), y.shape())?;
+            ops::reduce_sum(&ops::multiply(&ops::real(&y)?, &w)?, None, false)
+        };
+        let tape = GradientTape::new();
+        for x in &xs {
+            tape.watch(x);
+        }
+        let l = tape.record(|| loss(&xs)).unwrap();
+        let refs: Vec<&Tensor> = xs.iter().collect();
+        let g = tape.gradient(&l, &refs).unwrap();
+        for (i, x) in xs.iter().enumerate() {
+            let got = g[i].as_ref().unwrap().to_vec::<Complex64>().unwrap();
+            let base = x.to_vec::<Complex64>().unwrap();
+            for e in 0..base.len() {
+                let at = |d: Complex64| {
+                    let mut v = base.clone();
+                    v[e] += d;
+                    let mut ys = xs.clone();
+                    ys[i] = Tensor::from_vec(v, x.shape()).unwrap();
+                    loss(&ys).unwrap().item::<f64>().unwrap()
+                };
+                let h = 1e-6;
+                let d_re = (at(Complex64::new(h, 0.0)) - at(Complex64::new(-h, 0.0))) / (2.0 * h);
+                let d_im = (at(Complex64::new(0.0, h)) - at(Complex64::new(0.0, -h))) / (2.0 * h);
+                // TF's convention: the gradient is ∂L/∂re + i·∂L/∂im
+                assert!((got[e].re - d_re).abs() < 1e-6 && (got[e].im - d_im).abs() < 1e-6, "{eq}: input {i}[{e}]: {} vs {d_re}+{d_im}i", got[e]);
+            }
+        }
+    }
+}
