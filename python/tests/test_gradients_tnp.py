@@ -83,6 +83,7 @@ def check(name, f, arrays, f32=True):
             np.testing.assert_allclose(g.numpy(), g64.numpy(), rtol=2e-3, atol=2e-3, err_msg=f"{name} f32: input {i}")
 
 
+F64 = tnp.float64
 I32 = lambda v: tf.constant(np.asarray(v, np.int32))  # noqa: E731
 
 m34 = ("m34", 3, 4)
@@ -248,11 +249,16 @@ CASES = [
     ("meshgrid ij", lambda x, y: tnp.meshgrid(x, y, indexing="ij"), [R(("x", 3)), R(("y", 2))]),
     ("ix_", lambda x, y: tnp.ix_(x, y), [R(("x", 3)), R(("y", 2))]),
     # ranges with tensor endpoints
-    ("linspace", lambda a, b: tnp.linspace(a, b, 5), [R(("a",)), R(("b",), 2.0, 3.0)]),
-    ("linspace vector", lambda a, b: tnp.linspace(a, b, 4, axis=1), [R(("a", 3)), R(("b", 3), 2.0, 3.0)]),
-    ("linspace no endpoint", lambda a, b: tnp.linspace(a, b, 4, endpoint=False), [R(("a",)), R(("b",), 2, 3)]),
-    ("logspace", lambda a, b: tnp.logspace(a, b, 4), [R(("a",)), R(("b",), 0.5, 1.0)]),
-    ("geomspace", lambda a, b: tnp.geomspace(a, b, 4), [R(("a",), **POS), R(("b",), 2.0, 3.0)]),
+    # (float64 samples: the default float32 ones are too coarse for central differences)
+    ("linspace", lambda a, b: tnp.linspace(a, b, 5, dtype=F64), [R(("a",)), R(("b",), 2.0, 3.0)]),
+    ("linspace vector", lambda a, b: tnp.linspace(a, b, 4, dtype=F64, axis=1),
+     [R(("a", 3, 1)), R(("b", 2), 2.0, 3.0)]),
+    ("linspace no endpoint", lambda a, b: tnp.linspace(a, b, 4, endpoint=False, dtype=F64),
+     [R(("a",)), R(("b",), 2, 3)]),
+    ("logspace", lambda a, b: tnp.logspace(a, b, 4, base=2.0, dtype=F64), [R(("a",)), R(("b",), 0.5, 1.0)]),
+    ("geomspace", lambda a, b: tnp.geomspace(a, b, 4, dtype=F64), [R(("a", 2), **POS), R(("b",), 2.0, 3.0)]),
+    ("geomspace negative", lambda a, b: tnp.geomspace(a, b, 3, endpoint=False, dtype=F64),
+     [R(("a",), -2.0, -0.5), R(("b",), -3.0, -2.0)]),
 ]
 
 
@@ -269,6 +275,7 @@ NONE_CASES = [
     ("round decimals", lambda a: tnp.round(a, 2)),
     ("fix", tnp.fix),
     ("floor_divide", lambda a: tnp.floor_divide(a, 0.3)),
+    ("heaviside x1", lambda a: tnp.heaviside(a, 0.5)),
     ("argsort", tnp.argsort),
     ("argmax", tnp.argmax),
     ("argmin", lambda a: tnp.argmin(a, axis=0)),

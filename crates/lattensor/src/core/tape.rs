@@ -138,6 +138,10 @@ pub enum TapeOp {
     /// An op whose gradient the caller gives (`custom_gradient`): the
     /// function from the output gradients to the input gradients.
     Custom(Rc<CustomVjp>),
+    /// A cumulative sum along an axis of the input (`tnp.cumsum`).
+    Cumsum(usize),
+    /// A cumulative product along an axis of the input (`tnp.cumprod`).
+    Cumprod(usize),
 }
 
 /// The position map of a [`TapeOp::Select`] op.
