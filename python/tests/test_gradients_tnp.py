@@ -245,6 +245,8 @@ CASES = [
     ("pad constant", lambda a: tnp.pad(a, [[1, 2], [0, 1]], constant_values=5.0), [R(m34)]),
     ("pad reflect", lambda a: tnp.pad(a, 2, mode="reflect"), [R(m34)]),
     ("pad symmetric", lambda a: tnp.pad(a, [[1, 0], [3, 1]], mode="symmetric"), [R(m34)]),
+    ("full of a tensor", lambda v: tnp.full((2, 3), v), [R(("f", 3))]),
+    ("full_like of a tensor", lambda v: tnp.full_like(np.zeros((3, 4)), v), [R(("f", 4))]),
     ("meshgrid", lambda x, y: tnp.meshgrid(x, y), [R(("x", 3)), R(("y", 2))]),
     ("meshgrid ij", lambda x, y: tnp.meshgrid(x, y, indexing="ij"), [R(("x", 3)), R(("y", 2))]),
     ("ix_", lambda x, y: tnp.ix_(x, y), [R(("x", 3)), R(("y", 2))]),

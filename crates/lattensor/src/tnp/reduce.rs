@@ -300,12 +300,19 @@ pub fn nanmean(a: impl Into<Value>, axis: impl Into<Axes>, dtype: Option<DType>,
         return Err(unsupported("nanmean", d, "bool, integers and real floats"));
     }
     let axis = axis.into();
-    // in float64 (exact for every real float), NaNs summed as 0 and not counted;
-    // built from recorded ops, so the gradient reaches the numbers that count
-    let nan = super::isnan(&a)?;
-    let x = a.cast(DType::F64)?;
-    let clean = crate::where_(&nan, &crate::zeros_like(&x, None)?, &x)?;
-    let count = ops::logical_not(&nan)?.cast(DType::F64)?;
+    // in float64 (exact for every real float), NaNs summed as 0 and not counted
+    let (clean, count) = if tape::recording() {
+        // the same values from recorded ops, so that the gradient reaches the numbers that count
+        let nan = super::isnan(&a)?;
+        let x = a.cast(DType::F64)?;
+        (crate::where_(&nan, &crate::zeros_like(&x, None)?, &x)?, ops::logical_not(&nan)?.cast(DType::F64)?)
+    } else {
+        let mut clean = Tensor::zeros(a.shape(), DType::F64)?;
+        crate::kernels::unary::<f64, f64, _>(&a, clean.data_mut(), |v| if v.is_nan() { 0.0 } else { v });
+        let mut count = Tensor::zeros(a.shape(), DType::F64)?;
+        crate::kernels::unary::<f64, f64, _>(&a, count.data_mut(), |v| if v.is_nan() { 0.0 } else { 1.0 });
+        (clean, count)
+    };
     let s = ops::reduce_sum(&clean, axis.clone(), keepdims)?;
     let n = ops::reduce_sum(&count, axis, keepdims)?;
     let m = ops::divide(&s, &n)?;
