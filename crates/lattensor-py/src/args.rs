@@ -405,7 +405,45 @@ impl Fold {
 fn fold_sequence(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let mut f = Fold { shape: vec![], leaf_depth: None, items: vec![], types: vec![], only_literals: true };
     f.walk(obj, 0)?;
-    fold_tensor(f)
+    let packs = !f.only_literals;
+    let out = fold_tensor(f)?;
+    if packs { autopack(obj, out) } else { Ok(out) }
+}
+
+/// A folded sequence with tensors inside, built again from its elements with
+/// recorded ops (casts to the folded dtype, then stacks) while a gradient
+/// tape records, so that gradients reach the tensors: TF's auto-packing.
+/// Without a recording tape the folded tensor is returned as it is.
+fn autopack(obj: &Bound<'_, PyAny>, folded: Tensor) -> PyResult<Tensor> {
+    fn pack(obj: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Option<Tensor>> {
+        let items: Vec<Bound<'_, PyAny>> = if let Ok(l) = obj.cast::<PyList>() {
+            l.iter().collect()
+        } else if let Ok(l) = obj.cast::<PyTuple>() {
+            l.iter().collect()
+        } else {
+            let t = to_tensor(obj)?;
+            return Ok(Some(if t.dtype() == dtype { t } else { t.cast(dtype).py()? }));
+        };
+        let mut parts = Vec::with_capacity(items.len());
+        for x in &items {
+            match pack(x, dtype)? {
+                Some(t) => parts.push(t),
+                None => return Ok(None),
+            }
+        }
+        if parts.is_empty() {
+            return Ok(None);
+        }
+        let refs: Vec<&Tensor> = parts.iter().collect();
+        lattensor::stack(&refs, 0).py().map(Some)
+    }
+    if !lattensor::autodiff::is_recording() {
+        return Ok(folded);
+    }
+    match pack(obj, folded.dtype())? {
+        Some(t) if t.shape() == folded.shape() => Ok(t.with_weak(folded.is_weak())),
+        _ => Ok(folded),
+    }
 }
 
 /// A nested list/tuple as the library's value: when every element is a Python
@@ -418,7 +456,9 @@ pub fn sequence_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if f.only_literals && f.leaf_depth.is_some() {
         return Ok(Value::List { items: f.items, shape: f.shape });
     }
-    fold_tensor(f).map(Value::Tensor)
+    let packs = !f.only_literals;
+    let out = fold_tensor(f)?;
+    if packs { autopack(obj, out).map(Value::Tensor) } else { Ok(Value::Tensor(out)) }
 }
 
 fn fold_tensor(mut f: Fold) -> PyResult<Tensor> {

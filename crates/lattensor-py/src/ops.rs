@@ -513,6 +513,29 @@ pub fn gather(
     run(py, i.numel(), || lattensor::gather(&p, &i, axis, batch_dims)).map(PyTensor::new)
 }
 
+/// `tf.math.unsorted_segment_sum(data, segment_ids, num_segments)`: row `k` is the
+/// sum of the rows of `data` whose id is `k` (negative ids dropped); strong, with
+/// `data`'s dtype.
+#[pyfunction]
+#[pyo3(signature = (data, segment_ids, num_segments, name = None))]
+pub fn unsorted_segment_sum(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    segment_ids: &Bound<'_, PyAny>,
+    num_segments: &Bound<'_, PyAny>,
+    name: Opt<'_, '_>,
+) -> PyResult<PyTensor> {
+    let _ = name;
+    let (d, i) = (arg(data)?, arg(segment_ids)?);
+    let (d, i) = (tensor_arg(&d)?, tensor_arg(&i)?);
+    let n = crate::args::to_tensor(num_segments)?;
+    let n: i64 = n.item::<i64>().py()?;
+    let n = usize::try_from(n).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!("unsorted_segment_sum: num_segments must be ≥ 0, got {n}"))
+    })?;
+    run(py, d.numel(), || lattensor::ops::unsorted_segment_sum(&d, &i, n)).map(PyTensor::new)
+}
+
 /// `tf.math.atan2(y, x)`: the angle of the point `(x, y)`; the operands promote
 /// through the lattice (TF 2.21 refuses mixed dtypes), real floats only.
 #[pyfunction]
@@ -858,6 +881,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(broadcast_to, m)?,
         wrap_pyfunction!(atan2, m)?,
         wrap_pyfunction!(gather, m)?,
+        wrap_pyfunction!(unsorted_segment_sum, m)?,
         wrap_pyfunction!(split, m)?,
         wrap_pyfunction!(pad, m)?,
         wrap_pyfunction!(one_hot, m)?,

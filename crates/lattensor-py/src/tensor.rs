@@ -461,7 +461,7 @@ impl PyTensor {
 
     /// Basic indexing: ints, slices (with steps), `None`/`np.newaxis` and `...`
     /// (a view, no copy).
-    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    pub(crate) fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let args = slice_args(key, self.t.rank())?;
         self.t.slice(&args).map_err(|e| crate::errors::invalid_index(e.to_string())).map(PyTensor::new)
     }

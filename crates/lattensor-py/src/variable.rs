@@ -205,6 +205,10 @@ impl PyVariable {
     fn __abs__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyTensor> {
         Self::read_watched(slf).__abs__(py)
     }
+    /// Indexing reads the variable (watched by a recording tape) and indexes the value, as TF's.
+    fn __getitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+        Self::read_watched(slf).__getitem__(key)
+    }
     fn __richcmp__(&self, py: Python<'_>, other: &Bound<'_, PyAny>, op: pyo3::basic::CompareOp) -> PyResult<Py<PyAny>> {
         PyTensor::new(self.v.read()).__richcmp__(py, other, op)
     }

@@ -97,6 +97,8 @@ fn unary_functions_match_finite_differences() {
         ("erfinv", ops::erfinv, -0.9, 0.9),
         ("ndtri", ops::ndtri, 0.05, 0.95),
         ("lgamma", ops::lgamma, 0.3, 4.0),
+        ("digamma", ops::digamma, 0.3, 12.0),
+        ("digamma of negatives", ops::digamma, -0.9, -0.1),
         ("relu", ops::activation::relu, -2.0, 2.0),
         ("relu6", |x| ops::activation::relu6(&ops::multiply(x, 4.0)?), -2.0, 2.0),
         ("elu", ops::activation::elu, -2.0, 2.0),
@@ -247,6 +249,16 @@ fn shape_and_indexing_ops_match_finite_differences() {
     check("gather axis 0", move |xs| lattensor::gather(&xs[0], &idx, 0, 0), vec![x1(6, &[3, 2], -1.0, 1.0)]);
     let idx = Tensor::from_vec(vec![1i64, 1, 0], &[3]).unwrap();
     check("gather axis 1", move |xs| lattensor::gather(&xs[0], &idx, 1, 0), vec![x1(7, &[2, 2, 3], -1.0, 1.0)]);
+    let idx = Tensor::from_vec(vec![2i32, 0, 0, 1, 1, 1], &[2, 3]).unwrap();
+    check("gather batch_dims 1", move |xs| lattensor::gather(&xs[0], &idx, 2, 1), vec![x1(17, &[2, 2, 3], -1.0, 1.0)]);
+    check(
+        "extract_patches SAME",
+        |xs| {
+            let p = lattensor::image::Padding::Same;
+            lattensor::image::extract_patches(&xs[0], &[1, 2, 2, 1], &[1, 2, 1, 1], &[1, 1, 1, 1], p)
+        },
+        vec![x1(18, &[1, 3, 3, 2], -1.0, 1.0)],
+    );
     check(
         "pad constant",
         |xs| lattensor::pad(&xs[0], [[1, 2], [0, 1]], PadMode::Constant, 5.0),
@@ -522,8 +534,8 @@ fn stop_gradient_and_stop_recording_cut_the_graph() {
 #[test]
 fn nested_tapes_give_second_derivatives() {
     type F = fn(&Tensor) -> Result<Tensor>;
-    // (f, f'' in closed form)
     type Case = (&'static str, F, fn(f64) -> f64);
+    // (f, f'' in closed form)
     let cases: Vec<Case> = vec![
         ("x³", |x| ops::multiply(x, &ops::square(x)?), |x| 6.0 * x),
         ("tanh", ops::tanh, |x| -2.0 * x.tanh() * (1.0 - x.tanh().powi(2))),
@@ -601,12 +613,21 @@ fn custom_gradient_and_missing_rules() {
         .unwrap();
     assert_eq!(y.item::<f64>().unwrap(), 2.0);
     assert_eq!(tape.gradient(&y, &[&x]).unwrap()[0].as_ref().unwrap().item::<f64>().unwrap(), 100.0);
-    // digamma has no rule: a clear error naming it, not a wrong gradient
-    let tape = GradientTape::new();
-    tape.watch(&x);
-    let y = tape.record(|| ops::digamma(&x)).unwrap();
-    let e = tape.gradient(&y, &[&x]).unwrap_err();
-    assert!(e.to_string().contains("digamma"), "{e}");
+    // digamma's gradient is trigamma, ψ'(4) = π²/6 - 1 - 1/4 - 1/9, which has no rule of its
+    // own: a second derivative is a clear error naming it, not a wrong gradient
+    let outer = GradientTape::new();
+    outer.watch(&x);
+    let e = outer.record(|| -> Result<Tensor> {
+        let tape = GradientTape::new();
+        tape.watch(&x);
+        let y = tape.record(|| ops::digamma(&x))?;
+        let g = tape.gradient(&y, &[&x])?[0].clone().unwrap();
+        let want = std::f64::consts::PI.powi(2) / 6.0 - 1.0 - 0.25 - 1.0 / 9.0;
+        assert!((g.item::<f64>()? - want).abs() < 1e-15, "{g:?}");
+        Ok(g)
+    });
+    let e = outer.gradient(&e.unwrap(), &[&x]).unwrap_err();
+    assert!(e.to_string().contains("trigamma"), "{e}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ _bind(
     sin sinh softplus sqrt square subtract tan tanh
     truediv realdiv truncatediv truncatemod maximum minimum equal not_equal less less_equal
     greater greater_equal logical_and logical_or logical_xor logical_not is_nan is_inf is_finite
-    reduce_any reduce_all cumsum cumprod argmax argmin
+    reduce_any reduce_all cumsum cumprod argmax argmin unsorted_segment_sum
     """.split(),
 )
 

@@ -338,6 +338,21 @@ pub fn extract_patches(
     rates: &[usize],
     padding: Padding,
 ) -> Result<Tensor> {
+    if !crate::core::tape::recording() {
+        return patches(images, sizes, strides, rates, padding);
+    }
+    // every output element is a pixel or zero padding: a selection, whose gradient
+    // sums each patch element's gradient back into its pixel
+    let (sz, st, rt) = (sizes.to_vec(), strides.to_vec(), rates.to_vec());
+    let pick = move |t: &[Tensor]| patches(&t[0], &sz, &st, &rt, padding);
+    crate::core::tape::op(
+        &[images],
+        || patches(images, sizes, strides, rates, padding),
+        || crate::core::tape::TapeOp::Select(std::rc::Rc::new(pick)),
+    )
+}
+
+fn patches(images: &Tensor, sizes: &[usize], strides: &[usize], rates: &[usize], padding: Padding) -> Result<Tensor> {
     let op = "extract_patches";
     if images.dtype().is_bool() {
         return Err(Error::UnsupportedDType {

@@ -229,6 +229,76 @@ pub(crate) fn take_indices(idx: &mut [i64], n: usize, mode: TakeMode) -> Result<
     Ok(())
 }
 
+/// `tf.math.unsorted_segment_sum(data, segment_ids, num_segments)`: row `k`
+/// of the result is the sum of the rows of `data` whose id is `k`.
+///
+/// `segment_ids` (any integer dtype) has the shape of a prefix of `data`'s;
+/// the result has shape `[num_segments] + data.shape[ids.rank..]` and `data`'s
+/// dtype (strong). Negative ids are dropped, as in TF; segments no id names
+/// are 0. Integers wrap; float16/bfloat16 add in float32 and round once. This
+/// is the adjoint of [`gather`]: the gradient tape turns a gather into it.
+///
+/// ```
+/// use lattensor::{ops::unsorted_segment_sum, Tensor};
+/// let d = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[4]).unwrap();
+/// let ids = Tensor::from_vec(vec![0i32, 2, 0, -1], &[4]).unwrap();
+/// let s = unsorted_segment_sum(&d, &ids, 3).unwrap();
+/// assert_eq!(s.to_vec::<f32>().unwrap(), vec![4.0, 0.0, 2.0]);
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] if the ids' shape is not a prefix of `data`'s
+/// or an id is `num_segments` or more; [`Error::UnsupportedDType`] for bool
+/// data or non-integer ids.
+pub fn unsorted_segment_sum(data: &Tensor, segment_ids: &Tensor, num_segments: usize) -> Result<Tensor> {
+    tape::op(
+        &[data, segment_ids],
+        || {
+            let op = "unsorted_segment_sum";
+            let ids = integer_indices(op, segment_ids)?;
+            let k = segment_ids.rank();
+            if k > data.rank() || data.shape()[..k] != *segment_ids.shape() {
+                return Err(Error::ShapeMismatch {
+                    op: op.into(),
+                    lhs: data.shape().to_vec(),
+                    rhs: segment_ids.shape().to_vec(),
+                    hint: "segment_ids.shape must be a prefix of data.shape".into(),
+                });
+            }
+            if let Some(&bad) = ids.iter().find(|&&i| i >= num_segments as i64) {
+                return Err(Error::InvalidArgument(format!(
+                    "{op}: segment id {bad} is out of range [0, {num_segments}); pass a larger num_segments"
+                )));
+            }
+            let mut shape = vec![num_segments];
+            shape.extend_from_slice(&data.shape()[k..]);
+            let inner = checked_numel(&data.shape()[k..], op)?;
+            let compute = crate::dispatch::compute_dtype(data.dtype());
+            let src = if compute == data.dtype() { data.contiguous()? } else { data.cast(compute)? };
+            let mut out = Tensor::zeros_for(op, &shape, compute)?;
+            crate::with_native_dtype!(compute, T, {
+                let s = src.as_slice::<T>().unwrap_or(&[]);
+                let o = out.data_mut::<T>();
+                for (row, &id) in s.chunks_exact(inner.max(1)).zip(&ids) {
+                    if id < 0 || inner == 0 {
+                        continue;
+                    }
+                    let dst = &mut o[id as usize * inner..(id as usize + 1) * inner];
+                    for (d, &v) in dst.iter_mut().zip(row) {
+                        *d = crate::ops::scalar_arith::Num::add(*d, v);
+                    }
+                }
+            }, other => return Err(Error::UnsupportedDType {
+                op: op.into(),
+                dtype: data.dtype(),
+                supported: "every numeric dtype".into(),
+            }));
+            if compute == data.dtype() { Ok(out) } else { out.cast(data.dtype()) }
+        },
+        || TapeOp::SegmentSum,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,74 +397,4 @@ mod tests {
         assert!(take_indices(&mut [0], 0, TakeMode::Clip).is_err());
         assert!("nope".parse::<TakeMode>().is_err());
     }
-}
-
-/// `tf.math.unsorted_segment_sum(data, segment_ids, num_segments)`: row `k`
-/// of the result is the sum of the rows of `data` whose id is `k`.
-///
-/// `segment_ids` (any integer dtype) has the shape of a prefix of `data`'s;
-/// the result has shape `[num_segments] + data.shape[ids.rank..]` and `data`'s
-/// dtype (strong). Negative ids are dropped, as in TF; segments no id names
-/// are 0. Integers wrap; float16/bfloat16 add in float32 and round once. This
-/// is the adjoint of [`gather`]: the gradient tape turns a gather into it.
-///
-/// ```
-/// use lattensor::{ops::unsorted_segment_sum, Tensor};
-/// let d = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0], &[4]).unwrap();
-/// let ids = Tensor::from_vec(vec![0i32, 2, 0, -1], &[4]).unwrap();
-/// let s = unsorted_segment_sum(&d, &ids, 3).unwrap();
-/// assert_eq!(s.to_vec::<f32>().unwrap(), vec![4.0, 0.0, 2.0]);
-/// ```
-///
-/// # Errors
-/// [`Error::InvalidArgument`] if the ids' shape is not a prefix of `data`'s
-/// or an id is `num_segments` or more; [`Error::UnsupportedDType`] for bool
-/// data or non-integer ids.
-pub fn unsorted_segment_sum(data: &Tensor, segment_ids: &Tensor, num_segments: usize) -> Result<Tensor> {
-    tape::op(
-        &[data, segment_ids],
-        || {
-            let op = "unsorted_segment_sum";
-            let ids = integer_indices(op, segment_ids)?;
-            let k = segment_ids.rank();
-            if k > data.rank() || data.shape()[..k] != *segment_ids.shape() {
-                return Err(Error::ShapeMismatch {
-                    op: op.into(),
-                    lhs: data.shape().to_vec(),
-                    rhs: segment_ids.shape().to_vec(),
-                    hint: "segment_ids.shape must be a prefix of data.shape".into(),
-                });
-            }
-            if let Some(&bad) = ids.iter().find(|&&i| i >= num_segments as i64) {
-                return Err(Error::InvalidArgument(format!(
-                    "{op}: segment id {bad} is out of range [0, {num_segments}); pass a larger num_segments"
-                )));
-            }
-            let mut shape = vec![num_segments];
-            shape.extend_from_slice(&data.shape()[k..]);
-            let inner = checked_numel(&data.shape()[k..], op)?;
-            let compute = crate::dispatch::compute_dtype(data.dtype());
-            let src = if compute == data.dtype() { data.contiguous()? } else { data.cast(compute)? };
-            let mut out = Tensor::zeros_for(op, &shape, compute)?;
-            crate::with_native_dtype!(compute, T, {
-                let s = src.as_slice::<T>().unwrap_or(&[]);
-                let o = out.data_mut::<T>();
-                for (row, &id) in s.chunks_exact(inner.max(1)).zip(&ids) {
-                    if id < 0 || inner == 0 {
-                        continue;
-                    }
-                    let dst = &mut o[id as usize * inner..(id as usize + 1) * inner];
-                    for (d, &v) in dst.iter_mut().zip(row) {
-                        *d = crate::ops::scalar_arith::Num::add(*d, v);
-                    }
-                }
-            }, other => return Err(Error::UnsupportedDType {
-                op: op.into(),
-                dtype: data.dtype(),
-                supported: "every numeric dtype".into(),
-            }));
-            if compute == data.dtype() { Ok(out) } else { out.cast(data.dtype()) }
-        },
-        || TapeOp::SegmentSum,
-    )
 }

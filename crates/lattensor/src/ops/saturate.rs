@@ -107,8 +107,30 @@ pub fn saturate_cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
                 _ => saturate_real(x, dtype),
             }
         },
-        || TapeOp::Cast,
+        || saturated_gradient(x, dtype),
     )
+}
+
+/// How the tape differentiates `saturate_cast(x, dtype)`: a float narrowed to a
+/// float of smaller range is clipped first (TF's `clip_by_value` then `cast`), so
+/// the gradient is zero where `x` lay outside the target's finite range (infinities
+/// and NaN included); otherwise it is a cast's.
+fn saturated_gradient(x: &Tensor, dtype: DType) -> TapeOp {
+    let (from, to) = (x.dtype(), dtype);
+    let narrows = match (from.is_float(), to.is_float(), from.finfo(), to.finfo()) {
+        (true, true, Some(i), Some(o)) => o.max < i.max,
+        _ => false,
+    };
+    if !narrows {
+        return TapeOp::Cast;
+    }
+    let Some(bound) = to.finfo().map(|o| o.max) else { return TapeOp::Cast };
+    let x = x.clone();
+    TapeOp::Custom(std::rc::Rc::new(move |g: &[Tensor]| {
+        let inside = super::logical_and(&super::greater_equal(&x, -bound)?, &super::less_equal(&x, bound)?)?;
+        let zero = crate::zeros_like(&g[0], None)?;
+        Ok(vec![Some(super::combine::where_(&inside, &g[0], &zero)?)])
+    }))
 }
 
 /// [`saturate_cast`] of a real `x` to `dtype` (whose real dtype bounds the values).

@@ -13,8 +13,15 @@ fn pair(ga: Option<Tensor>, gb: Option<Tensor>, a: &Tensor, b: &Tensor) -> Resul
 }
 
 /// The gradients of `a` and `b` for `out = name(a, b)`.
-pub(super) fn vjp(name: &str, a: &Tensor, b: &Tensor, out: &Tensor, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+pub(super) fn vjp(name: &str, a0: &Tensor, b0: &Tensor, out: &Tensor, g: &Tensor) -> Result<Vec<Option<Tensor>>> {
     use ops::{divide, multiply, negative};
+    // the op computed in its result's dtype: so do the derivatives (an int32 base of a
+    // float32 power takes a float32 log; a float32 operand of a float64 op is widened first)
+    let promoted = |t: &Tensor| -> Result<Tensor> {
+        let d = out.dtype();
+        if t.dtype() == d || !d.is_inexact() { Ok(t.clone()) } else { t.cast(d) }
+    };
+    let (a, b) = (&promoted(a0)?, &promoted(b0)?);
     let (ga, gb) = match name {
         "add" => (g.clone(), g.clone()),
         "subtract" => (g.clone(), negative(g)?),
@@ -52,7 +59,7 @@ pub(super) fn vjp(name: &str, a: &Tensor, b: &Tensor, out: &Tensor, g: &Tensor) 
         "heaviside" => return pair(None, Some(masked(&ops::equal(a, 0.0)?.broadcast_to(g.shape())?, g)?), a, b),
         other => return Err(no_rule(other)),
     };
-    pair(Some(ga), Some(gb), a, b)
+    pair(Some(ga), Some(gb), a0, b0)
 }
 
 /// `clip_by_value(x, lo, hi)`: `x` gets the gradient where `lo ≤ x ≤ hi`,

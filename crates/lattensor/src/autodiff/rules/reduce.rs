@@ -51,11 +51,13 @@ pub(super) fn vjp(
             let d = if kind == "variance" {
                 multiply(&dev, 2.0 / denom)?
             } else {
-                ops::divide_no_nan(&dev, &multiply(&yk()?.cast(x.dtype())?, denom)?)?
+                // NaN where the deviation is 0/0 (no spread), as TF
+                divide(&dev, &multiply(&yk()?.cast(x.dtype())?, denom)?)?
             };
             multiply(&gk, &d)
         }
-        "euclidean_norm" => multiply(&gk, &ops::divide_no_nan(x, &yk()?)?),
+        // NaN at a zero norm, as TF (like sqrt's infinite slope at 0)
+        "euclidean_norm" => multiply(&gk, &divide(x, &yk()?)?),
         "prod" => prod(x, &gk, axes),
         other => Err(no_rule(other)),
     }

@@ -3,8 +3,7 @@
 //! where positions can repeat.
 
 use super::{dims, masked, unbroadcast};
-use crate::core::error::{Error, Result};
-use crate::core::tape::SelectFn;
+use crate::core::error::Result;
 use crate::ops::{self, combine::where_};
 use crate::{DType, Tensor};
 
@@ -12,7 +11,11 @@ use crate::{DType, Tensor};
 /// positions (from 1, across all inputs) tells where each output element came
 /// from; the gradient is scattered back there, summing repeats and dropping
 /// fillers (positions 0 and below).
-pub(super) fn select(pick: &SelectFn, inputs: &[Tensor], g: &Tensor) -> Result<Vec<Option<Tensor>>> {
+pub(super) fn select(
+    pick: &(dyn Fn(&[Tensor]) -> Result<Tensor> + '_),
+    inputs: &[Tensor],
+    g: &Tensor,
+) -> Result<Vec<Option<Tensor>>> {
     let mut start = 1i64;
     let mut positions = Vec::with_capacity(inputs.len());
     for x in inputs {
@@ -70,10 +73,11 @@ pub(super) fn gather(
     batch_dims: usize,
 ) -> Result<Vec<Option<Tensor>>> {
     if batch_dims != 0 {
-        return Err(Error::Unimplemented(format!(
-            "gradient of gather: batch_dims={batch_dims} has no gradient rule yet; gather with batch_dims=0 \
-             (or take_along_axis) instead"
-        )));
+        // a selection: gather the positions of params' elements the same way and scatter back
+        let pick = |t: &[Tensor]| ops::gather::gather(&t[0], indices, axis as isize, batch_dims as isize);
+        let mut g = select(&pick, std::slice::from_ref(params), g)?;
+        g.push(None);
+        return Ok(g);
     }
     let (pr, ir) = (params.rank(), indices.rank());
     // g: params[..axis] + indices.shape + params[axis+1..] → index axes first, flattened

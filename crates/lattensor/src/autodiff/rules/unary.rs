@@ -41,13 +41,14 @@ pub(super) fn vjp(name: &str, x: &Tensor, y: &Tensor, g: &Tensor) -> Result<Opti
         "imag" if x.dtype().is_complex() => {
             return ops::multiply(&g.cast(x.dtype())?, Complex64::new(0.0, 1.0)).map(Some);
         }
-        "imag" | "sign" => return crate::zeros_like(g, None).map(Some),
+        "sign" => return crate::zeros_like(g, None).map(Some),
         "angle" if x.dtype().is_complex() => {
             // d angle = (re dy - im dx)/|z|²: the gradient is g · i / conj(z)
             let gc = g.cast(x.dtype())?;
             return divide(&ops::multiply(&gc, Complex64::new(0.0, 1.0))?, &ops::conj(x)?).map(Some);
         }
-        "angle" => return crate::zeros_like(x, None).map(Some),
+        // the imaginary part and the angle of a real tensor are constants (TF: None)
+        "imag" | "angle" => return Ok(None),
         "abs" if x.dtype().is_complex() => {
             // x / |x| (0 at 0), times the real gradient
             let gc = g.cast(x.dtype())?;
@@ -117,6 +118,7 @@ pub(super) fn vjp(name: &str, x: &Tensor, y: &Tensor, g: &Tensor) -> Result<Opti
         "erfcinv" => multiply(&exp(&square(y)?)?, -PI.sqrt() / 2.0)?,
         "ndtri" => multiply(&exp(&multiply(&square(y)?, 0.5)?)?, (2.0 * PI).sqrt())?,
         "lgamma" => ops::digamma(x)?,
+        "digamma" => sp::trigamma(x)?,
         "bessel_i0" => sp::bessel_i1(x)?,
         "bessel_i0e" => subtract(&sp::bessel_i1e(x)?, &multiply(&ops::sign(x)?, y)?)?,
         "bessel_i1" => subtract(&sp::bessel_i0(x)?, &over_x(y, x, 0.5)?)?,
@@ -151,7 +153,8 @@ pub(super) fn vjp(name: &str, x: &Tensor, y: &Tensor, g: &Tensor) -> Result<Opti
 /// Element-wise functions with a real parameter.
 pub(super) fn vjp_with(name: &str, p: f64, x: &Tensor, y: &Tensor, g: &Tensor) -> Result<Tensor> {
     match name {
-        "leaky_relu" => where_(&ops::greater(x, 0.0)?, g, &ops::multiply(g, p)?),
+        // the forward op multiplies by alpha rounded to float32 (TF's attribute type), so does its gradient
+        "leaky_relu" => where_(&ops::greater(x, 0.0)?, g, &ops::multiply(g, p as f32 as f64)?),
         "swish" => {
             // s + p·y·(1 - s) with s = sigmoid(p x), y = x s
             let s = ops::sigmoid(&ops::multiply(x, p)?)?;

@@ -504,6 +504,45 @@ fn digamma_negative(x: f64) -> f64 {
 }
 
 /// Tensor-level functions.
+/// The trigamma function `ψ'(x)` (the derivative of digamma, the gradient of
+/// `tf.math.digamma`): `+inf` at 0 and the negative integers, 0 at `+inf`,
+/// NaN at `-inf`. Positive arguments are shifted up to 10 by
+/// `ψ'(x) = ψ'(x + 1) + 1/x²` and finished by the asymptotic series
+/// `1/x + 1/(2x²) + Σ B₂ₖ/x²ᵏ⁺¹`; negative ones use the reflection
+/// `ψ'(1 - x) + ψ'(x) = π²/sin²(πx)`.
+pub fn trigamma(x: f64) -> f64 {
+    // B₂ₖ for k = 1..8
+    const B: [f64; 8] =
+        [1.0 / 6.0, -1.0 / 30.0, 1.0 / 42.0, -1.0 / 30.0, 5.0 / 66.0, -691.0 / 2730.0, 7.0 / 6.0, -3617.0 / 510.0];
+    if x.is_nan() || x == f64::NEG_INFINITY {
+        return f64::NAN;
+    }
+    if x == f64::INFINITY {
+        return 0.0;
+    }
+    if x <= 0.0 && x == x.floor() {
+        return f64::INFINITY;
+    }
+    if x < 0.0 {
+        // sin(πx) from the distance to the nearest integer keeps its digits near the poles
+        let r = x - x.round();
+        let s = (std::f64::consts::PI * r).sin();
+        return std::f64::consts::PI * std::f64::consts::PI / (s * s) - trigamma(1.0 - x);
+    }
+    let mut acc = 0.0;
+    let mut x = x;
+    while x < 10.0 {
+        acc += 1.0 / (x * x);
+        x += 1.0;
+    }
+    let z = 1.0 / (x * x);
+    let mut s = 0.0;
+    for &b in B.iter().rev() {
+        s = s * z + b;
+    }
+    acc + 1.0 / x + 0.5 * z + s * z / x
+}
+
 pub mod tensor {
     use super::super::special_fn;
     use crate::Tensor;
@@ -535,4 +574,14 @@ pub mod tensor {
         /// ```
         digamma, "digamma", super::digamma
     );
+
+    /// `ψ'(x)`, the derivative of digamma (its gradient rule's factor); recorded on
+    /// the tapes as `trigamma`, which has no gradient rule of its own.
+    pub(crate) fn trigamma(x: &Tensor) -> Result<Tensor> {
+        crate::core::tape::op(
+            &[x],
+            || crate::ops::special::map_f64("trigamma", x, super::trigamma),
+            || crate::core::tape::TapeOp::Unary("trigamma"),
+        )
+    }
 }

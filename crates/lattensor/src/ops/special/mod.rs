@@ -22,6 +22,7 @@ pub use bessel::tensor::{
     bessel_y0, bessel_y1,
 };
 pub use erf::tensor::{erf, erfc, erfcinv, erfinv, ndtri};
+pub(crate) use gamma::tensor::trigamma;
 pub use gamma::tensor::{digamma, lgamma};
 pub use integrals::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 
@@ -29,7 +30,7 @@ pub use integrals::tensor::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 pub mod scalar {
     pub use super::bessel::{i0, i0e, i1, i1e, j0, j1, k0, k0e, k1, k1e, y0, y1};
     pub use super::erf::{erf, erfc, erfcinv, erfinv, ndtri};
-    pub use super::gamma::{digamma, lgamma};
+    pub use super::gamma::{digamma, lgamma, trigamma};
     pub use super::integrals::{dawsn, expint, fresnel_cos, fresnel_sin, spence};
 }
 
