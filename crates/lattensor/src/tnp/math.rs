@@ -358,9 +358,11 @@ pub fn fix(x: impl Into<Value>) -> Result<Tensor> {
 }
 
 /// Multiplies an inexact tensor by a real constant as `x * c` would: the
-/// constant is converted to `x`'s dtype first, then one rounded product.
+/// constant is rounded once to `x`'s dtype (float64 keeps every digit), then
+/// one rounded product.
 fn scale(x: &Tensor, c: f64) -> Result<Tensor> {
-    ops::multiply(x, c).map(|t| t.with_weak(x.is_weak()))
+    let c = ops::creation::full(&[], c, x.dtype())?;
+    ops::multiply(x, &c).map(|t| t.with_weak(x.is_weak()))
 }
 
 /// Degrees to radians (`tnp.deg2rad`): `x * (π / 180)` in `x`'s float dtype.
