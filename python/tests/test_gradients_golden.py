@@ -187,29 +187,8 @@ INTEGER_IDENTITY = set(_keys("tf.math.round", ["int32"]) + _keys("tf.math.conj",
 
 # tf.experimental.numpy cases that do not match TF yet: api → reason; each of
 # the listed cases must still differ from TF.
-_NOT_RECORDED = "the tnp function is not recorded on the tape yet: lattensor gives None"
-KNOWN_GAP_APIS = {
-    "tf.experimental.numpy.cbrt": _NOT_RECORDED,
-    "tf.experimental.numpy.cumprod": _NOT_RECORDED,
-    "tf.experimental.numpy.cumsum": _NOT_RECORDED,
-    "tf.experimental.numpy.diag": _NOT_RECORDED,
-    "tf.experimental.numpy.diagflat": _NOT_RECORDED,
-    "tf.experimental.numpy.diagonal": _NOT_RECORDED,
-    "tf.experimental.numpy.exp2": _NOT_RECORDED,
-    "tf.experimental.numpy.log10": _NOT_RECORDED,
-    "tf.experimental.numpy.log2": _NOT_RECORDED,
-    "tf.experimental.numpy.nanmean": _NOT_RECORDED,
-    "tf.experimental.numpy.repeat": _NOT_RECORDED,
-    "tf.experimental.numpy.sinc": _NOT_RECORDED,
-    "tf.experimental.numpy.sort": _NOT_RECORDED,
-    "tf.experimental.numpy.trace": _NOT_RECORDED,
-    "tf.experimental.numpy.triu": _NOT_RECORDED,
-    "tf.experimental.numpy.vander": _NOT_RECORDED,
-}
+KNOWN_GAP_APIS: dict[str, str] = {}
 KNOWN_GAPS = {k: r for api, r in KNOWN_GAP_APIS.items() for k in _keys(api)}
-KNOWN_GAPS[_keys("tf.experimental.numpy.rad2deg", ["float64"])[0]] = (
-    "tnp.rad2deg multiplies by 180/π rounded to float32, so a float64 gradient (and value) is off by 1e-8 "
-    "relative; TF multiplies by the float64 constant")
 
 
 

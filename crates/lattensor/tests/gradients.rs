@@ -715,21 +715,30 @@ fn tf_einsum_grad_test_cases() {
     for (k, (eq, shapes)) in cases.iter().enumerate() {
         let xs: Vec<Tensor> = shapes.iter().enumerate().map(|(i, s)| x1((10 * k + i) as u64, s, -1.0, 1.0)).collect();
         let eq = *eq;
-        check(&format!("raw einsum {eq}"), move |xs| {
-            let refs: Vec<&Tensor> = xs.iter().collect();
-            einsum_raw(eq, &refs)
-        }, xs);
+        check(
+            &format!("raw einsum {eq}"),
+            move |xs| {
+                let refs: Vec<&Tensor> = xs.iter().collect();
+                einsum_raw(eq, &refs)
+            },
+            xs,
+        );
     }
     // complex128: d/d(re) and d/d(im) of Re Σ w·f against the tape's conj convention
     use num_complex::Complex64;
-    for (eq, shapes) in [("ab,bc->ac", vec![vec![2, 3], vec![3, 2]]), ("aab,bc->ac", vec![vec![2, 2, 3], vec![3, 2]]), ("a->aa", vec![vec![3]])] {
+    for (eq, shapes) in [
+        ("ab,bc->ac", vec![vec![2, 3], vec![3, 2]]),
+        ("aab,bc->ac", vec![vec![2, 2, 3], vec![3, 2]]),
+        ("a->aa", vec![vec![3]]),
+    ] {
         let xs: Vec<Tensor> = shapes
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let n: usize = s.iter().product();
                 let (re, im) = (sample(n, i as u64, -1.0, 1.0), sample(n, 50 + i as u64, -1.0, 1.0));
-                Tensor::from_vec(re.iter().zip(&im).map(|(&r, &m)| Complex64::new(r, m)).collect::<Vec<_>>(), s).unwrap()
+                Tensor::from_vec(re.iter().zip(&im).map(|(&r, &m)| Complex64::new(r, m)).collect::<Vec<_>>(), s)
+                    .unwrap()
             })
             .collect();
         let loss = |xs: &[Tensor]| -> Result<Tensor> {
@@ -760,8 +769,139 @@ fn tf_einsum_grad_test_cases() {
                 let d_re = (at(Complex64::new(h, 0.0)) - at(Complex64::new(-h, 0.0))) / (2.0 * h);
                 let d_im = (at(Complex64::new(0.0, h)) - at(Complex64::new(0.0, -h))) / (2.0 * h);
                 // TF's convention: the gradient is ∂L/∂re + i·∂L/∂im
-                assert!((got[e].re - d_re).abs() < 1e-6 && (got[e].im - d_im).abs() < 1e-6, "{eq}: input {i}[{e}]: {} vs {d_re}+{d_im}i", got[e]);
+                assert!(
+                    (got[e].re - d_re).abs() < 1e-6 && (got[e].im - d_im).abs() < 1e-6,
+                    "{eq}: input {i}[{e}]: {} vs {d_re}+{d_im}i",
+                    got[e]
+                );
             }
         }
+    }
+}
+
+/// The gradient of `Σ f(xs)²` with respect to `xs[0]`, on its own tape: a
+/// tape recording around it differentiates the gradient rules themselves.
+fn gradient_of_square(f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: &[Tensor]) -> Result<Tensor> {
+    let tape = GradientTape::new();
+    tape.watch(&xs[0]);
+    let loss = tape.record(|| {
+        let y = f(xs)?;
+        ops::reduce_sum(&ops::multiply(&y, &y)?, None, false)
+    })?;
+    tape.gradient(&loss, &[&xs[0]])?[0].clone().ok_or_else(|| lattensor::Error::InvalidArgument("no gradient".into()))
+}
+
+#[test]
+fn tnp_functions_match_finite_differences() {
+    use lattensor::{TakeMode, tnp};
+    let m = |seed| vec![x1(seed, &[3, 4], -1.0, 1.0)];
+    // scans: sums, products (through zeros: before, at and after a slice's first zero)
+    check("tnp.cumsum axis 1", |xs| tnp::cumsum(&xs[0], Some(1), None), m(31));
+    check("tnp.cumsum flattened", |xs| tnp::cumsum(&xs[0], None, None), m(32));
+    check("tnp.cumsum axis 0 of 3-D", |xs| tnp::cumsum(&xs[0], Some(0), None), vec![x1(33, &[3, 2, 2], -1.0, 1.0)]);
+    check("tnp.cumprod axis 0", |xs| tnp::cumprod(&xs[0], Some(0), None), m(34));
+    check("tnp.cumprod flattened", |xs| tnp::cumprod(&xs[0], None, None), m(35));
+    let zeros = t(vec![1.5, 0.0, -2.0, 0.5, 0.0, 3.0, 0.7, -1.2, 0.4, 0.0, 0.0, 2.0], &[3, 4]);
+    check("tnp.cumprod through zeros", |xs| tnp::cumprod(&xs[0], Some(1), None), vec![zeros.clone()]);
+    check("tnp.prod through zeros", |xs| tnp::prod(&xs[0], 1, None, false), vec![zeros]);
+    check("tnp.diff", |xs| tnp::diff(&xs[0], 2, 0), vec![x1(36, &[4, 3], -1.0, 1.0)]);
+    // selections
+    check("tnp.sort axis 1", |xs| tnp::sort(&xs[0], Some(1)), m(37));
+    check("tnp.sort axis 0", |xs| tnp::sort(&xs[0], Some(0)), m(38));
+    check("tnp.sort flattened", |xs| tnp::sort(&xs[0], None), m(39));
+    check("tnp.repeat counts", |xs| tnp::repeat(&xs[0], &[2, 0, 1, 3], Some(1)), m(40));
+    check("tnp.repeat flattened", |xs| tnp::repeat(&xs[0], &[2], None), m(41));
+    check("tnp.take", |xs| tnp::take(&xs[0], vec![vec![0, 11], vec![5, 5]], None, TakeMode::Clip), m(42));
+    check("tnp.take clipped", |xs| tnp::take(&xs[0], [-1, 9, 2], Some(1), TakeMode::Clip), m(43));
+    check("tnp.diagonal", |xs| tnp::diagonal(&xs[0], -1, 2, 0), vec![x1(44, &[3, 2, 4], -1.0, 1.0)]);
+    check("tnp.diag of a vector", |xs| tnp::diag(&xs[0], -2), vec![x1(45, &[3], -1.0, 1.0)]);
+    check("tnp.diag of a matrix", |xs| tnp::diag(&xs[0], 1), m(46));
+    check("tnp.diagflat", |xs| tnp::diagflat(&xs[0], 1), vec![x1(47, &[2, 2], -1.0, 1.0)]);
+    check("tnp.trace", |xs| tnp::trace(&xs[0], 1, 0, 1, None), m(48));
+    check("tnp.triu", |xs| tnp::triu(&xs[0], -1), vec![x1(49, &[2, 3, 3], -1.0, 1.0)]);
+    check("tnp.tril", |xs| tnp::tril(&xs[0], 1), m(50));
+    check("tnp.roll", |xs| tnp::roll(&xs[0], &[1, -2], Some(&[0, 1])), m(51));
+    check("tnp.tile", |xs| tnp::tile(&xs[0], &[2, 1, 2]), m(52));
+    check("tnp.rot90", |xs| tnp::rot90(&xs[0], 3, (1, 0)), m(53));
+    check(
+        "tnp.append",
+        |xs| tnp::append(&xs[0], &xs[1], Some(0)),
+        vec![x1(54, &[3, 4], -1.0, 1.0), x1(55, &[1, 4], -1.0, 1.0)],
+    );
+    // element-wise functions, built from kernels, with rules of their own
+    check("tnp.cbrt", |xs| tnp::cbrt(&xs[0]), vec![t(vec![-2.0, -0.3, 0.4, 1.7], &[4])]);
+    check("tnp.exp2", |xs| tnp::exp2(&xs[0]), m(56));
+    check("tnp.log2", |xs| tnp::log2(&xs[0]), vec![x1(57, &[5], 0.5, 3.0)]);
+    check("tnp.log10", |xs| tnp::log10(&xs[0]), vec![x1(58, &[5], 0.5, 3.0)]);
+    check("tnp.sinc", |xs| tnp::sinc(&xs[0]), vec![t(vec![0.0, 1e-3, -0.5, 1.0, 2.5], &[5])]);
+    check(
+        "tnp.heaviside x2",
+        |xs| tnp::heaviside(t(vec![-1.0, 0.0, 2.0, 0.0], &[4]), &xs[0]),
+        vec![x1(59, &[4], -1.0, 1.0)],
+    );
+    // reductions and constructions from recorded ops
+    check("tnp.nanmean", |xs| tnp::nanmean(&xs[0], 0, None, false), m(60));
+    check("tnp.vander", |xs| tnp::vander(&xs[0], Some(4), false), vec![t(vec![0.0, -1.3, 0.6], &[3])]);
+    let f64_ = Some(DType::F64);
+    check(
+        "tnp.linspace",
+        move |xs| tnp::linspace(&xs[0], &xs[1], 4, true, f64_, 1),
+        vec![x1(61, &[2, 1], -1.0, 1.0), x1(62, &[3], 2.0, 3.0)],
+    );
+    check(
+        "tnp.linspace without the endpoint",
+        move |xs| tnp::linspace(&xs[0], &xs[1], 3, false, f64_, 0),
+        vec![x1(63, &[], -1.0, 1.0), x1(64, &[], 2.0, 3.0)],
+    );
+    check(
+        "tnp.logspace",
+        move |xs| tnp::logspace(&xs[0], &xs[1], 4, true, 2.0, f64_, 0),
+        vec![x1(65, &[2], -1.0, 1.0), x1(66, &[], 0.5, 1.0)],
+    );
+    check(
+        "tnp.geomspace",
+        move |xs| tnp::geomspace(&xs[0], &xs[1], 4, true, f64_, -1),
+        vec![x1(67, &[2], -2.0, -0.5), x1(68, &[2], -3.0, -1.0)],
+    );
+    // the new rules are differentiable again: their gradients against finite differences
+    check("second order: tnp.cumsum", |xs| gradient_of_square(|ys| tnp::cumsum(&ys[0], Some(1), None), xs), m(69));
+    check("second order: tnp.cumprod", |xs| gradient_of_square(|ys| tnp::cumprod(&ys[0], Some(1), None), xs), m(70));
+    check("second order: tnp.sort", |xs| gradient_of_square(|ys| tnp::sort(&ys[0], Some(0)), xs), m(71));
+    check("second order: tnp.cbrt", |xs| gradient_of_square(|ys| tnp::cbrt(&ys[0]), xs), vec![x1(72, &[4], 0.5, 2.0)]);
+    check("second order: tnp.sinc", |xs| gradient_of_square(|ys| tnp::sinc(&ys[0]), xs), vec![x1(73, &[4], 0.2, 2.0)]);
+}
+
+#[test]
+fn complex_cumprod_follows_tfs_conjugate_convention() {
+    use lattensor::tnp;
+    use num_complex::Complex64;
+    // L = real(Σ w·cumprod(z)); TF's gradient is ∂L/∂re + i·∂L/∂im
+    let parts = [(0.5, 1.0), (-1.0, 0.3), (0.0, 0.0), (0.8, -0.6)];
+    let w = [Complex64::new(0.3, -0.7), Complex64::new(-1.1, 0.2), Complex64::new(0.6, 0.9), Complex64::new(0.4, 0.5)];
+    let loss = |p: &[(f64, f64)]| -> Result<Tensor> {
+        let z = Tensor::from_vec(p.iter().map(|&(a, b)| Complex64::new(a, b)).collect::<Vec<_>>(), &[4])?;
+        let wt = Tensor::from_vec(w.to_vec(), &[4])?;
+        ops::real(&ops::reduce_sum(&ops::multiply(&tnp::cumprod(&z, None, None)?, &wt)?, None, false)?)
+    };
+    let z = Tensor::from_vec(parts.iter().map(|&(a, b)| Complex64::new(a, b)).collect::<Vec<_>>(), &[4]).unwrap();
+    let tape = GradientTape::new();
+    tape.watch(&z);
+    let y = tape
+        .record(|| {
+            let wt = Tensor::from_vec(w.to_vec(), &[4])?;
+            ops::real(&ops::reduce_sum(&ops::multiply(&tnp::cumprod(&z, None, None)?, &wt)?, None, false)?)
+        })
+        .unwrap();
+    let g = tape.gradient(&y, &[&z]).unwrap()[0].clone().unwrap().to_vec::<Complex64>().unwrap();
+    let h = 1e-6;
+    for k in 0..4 {
+        let at = |dre: f64, dim: f64| {
+            let mut p = parts.to_vec();
+            p[k].0 += dre;
+            p[k].1 += dim;
+            loss(&p).unwrap().item::<f64>().unwrap()
+        };
+        let want = Complex64::new((at(h, 0.0) - at(-h, 0.0)) / (2.0 * h), (at(0.0, h) - at(0.0, -h)) / (2.0 * h));
+        assert!((g[k] - want).norm() < 1e-6, "d/dz[{k}]: tape {} vs finite differences {want}", g[k]);
     }
 }

@@ -138,6 +138,10 @@ pub enum TapeOp {
     /// An op whose gradient the caller gives (`custom_gradient`): the
     /// function from the output gradients to the input gradients.
     Custom(Rc<CustomVjp>),
+    /// A cumulative sum along an axis of the input (`tnp.cumsum`).
+    Cumsum(usize),
+    /// A cumulative product along an axis of the input (`tnp.cumprod`).
+    Cumprod(usize),
 }
 
 /// The position map of a [`TapeOp::Select`] op.
@@ -281,32 +285,38 @@ pub(crate) fn record_n(inputs: &[&Tensor], outs: Vec<Tensor>, desc: impl FnOnce(
     if input_ids.iter().all(|&i| i == 0) {
         return outs;
     }
-    STACK.with(|s| {
-        let stack = s.borrow();
-        let mut entry: Option<Rc<Entry>> = None;
-        let mut desc = Some(desc);
-        for tape in stack.iter() {
-            let mut st = tape.borrow_mut();
-            if !st.recording || !input_ids.iter().any(|i| st.tracked.contains(i)) {
-                continue;
-            }
-            let e = entry.get_or_insert_with(|| {
-                let output_ids: Vec<u64> = outs.iter().map(|_| fresh_id()).collect();
-                for (o, &id) in outs.iter().zip(&output_ids) {
-                    o.tape_id.set(id);
-                }
-                Rc::new(Entry {
-                    op: (desc.take().expect("described once"))(),
-                    inputs: inputs.iter().map(|&t| t.clone()).collect(),
-                    input_ids: input_ids.clone(),
-                    outputs: outs.clone(),
-                    output_ids,
-                })
-            });
-            st.tracked.extend(e.output_ids.iter().copied());
-            st.entries.push(Rc::clone(e));
-        }
+    // which tapes record this op: those that track one of its inputs
+    let tapes: Vec<SharedTape> = STACK.with(|s| {
+        s.borrow()
+            .iter()
+            .filter(|t| {
+                let st = t.borrow();
+                st.recording && input_ids.iter().any(|i| st.tracked.contains(i))
+            })
+            .cloned()
+            .collect()
     });
+    if tapes.is_empty() {
+        return outs;
+    }
+    // described with no borrow held and recording paused: a description may run ops
+    let op = paused(desc);
+    let output_ids: Vec<u64> = outs.iter().map(|_| fresh_id()).collect();
+    for (o, &id) in outs.iter().zip(&output_ids) {
+        o.tape_id.set(id);
+    }
+    let entry = Rc::new(Entry {
+        op,
+        inputs: inputs.iter().map(|&t| t.clone()).collect(),
+        input_ids,
+        outputs: outs.clone(),
+        output_ids,
+    });
+    for tape in tapes {
+        let mut st = tape.borrow_mut();
+        st.tracked.extend(entry.output_ids.iter().copied());
+        st.entries.push(Rc::clone(&entry));
+    }
     outs
 }
 

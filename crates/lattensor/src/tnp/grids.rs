@@ -193,7 +193,11 @@ pub fn tril(m: impl Into<Value>, k: isize) -> Result<Tensor> {
         "tril: the input must have rank at least 2, got shape {:?}; add axes first (e.g. atleast_2d)",
         m.shape()
     );
-    super::shape::keep_band(&m, |offset| offset <= k)
+    crate::core::tape::op(
+        &[&m],
+        || super::shape::keep_band(&m, |offset| offset <= k),
+        || super::selection(move |t| tril(t, k)),
+    )
 }
 
 /// `tnp.where(condition, x, y)`: `x` where `condition` is true (nonzero),

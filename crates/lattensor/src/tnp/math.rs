@@ -12,6 +12,7 @@ use super::{Value, to_inexact, to_tensor};
 #[cfg(doc)]
 use crate::core::error::Error;
 use crate::core::error::Result;
+use crate::core::tape::{self, TapeOp};
 use crate::kernels;
 use crate::ops::{self, unary::unsupported};
 use crate::{DType, Element, Tensor};
@@ -322,6 +323,12 @@ fn real_map(x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
     ops::special::map_f64("real_map", x, f)
 }
 
+/// `compute` recorded on the tapes as the element-wise function `name` of `x`
+/// (its derivative is in the gradient rules).
+fn recorded(name: &'static str, x: &Tensor, compute: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
+    tape::op(&[x], compute, || TapeOp::Unary(name))
+}
+
 /// Cube root (`tnp.cbrt`), correctly signed for negative inputs.
 ///
 /// ```
@@ -333,7 +340,7 @@ fn real_map(x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
 pub fn cbrt(x: impl Into<Value>) -> Result<Tensor> {
     let x = to_inexact(&to_tensor(x)?)?;
     refuse_complex("cbrt", &x)?;
-    real_map(&x, libm::cbrt)
+    recorded("cbrt", &x, || real_map(&x, libm::cbrt))
 }
 
 /// Rounds toward zero, as a float (`tnp.fix`): `fix(-2.5) = -2`.
@@ -351,9 +358,11 @@ pub fn fix(x: impl Into<Value>) -> Result<Tensor> {
 }
 
 /// Multiplies an inexact tensor by a real constant as `x * c` would: the
-/// constant is converted to `x`'s dtype first, then one rounded product.
+/// constant is rounded once to `x`'s dtype (float64 keeps every digit), then
+/// one rounded product.
 fn scale(x: &Tensor, c: f64) -> Result<Tensor> {
-    ops::multiply(x, c).map(|t| t.with_weak(x.is_weak()))
+    let c = ops::creation::full(&[], c, x.dtype())?;
+    ops::multiply(x, &c).map(|t| t.with_weak(x.is_weak()))
 }
 
 /// Degrees to radians (`tnp.deg2rad`): `x * (π / 180)` in `x`'s float dtype.
@@ -397,7 +406,7 @@ pub fn exp2(x: impl Into<Value>) -> Result<Tensor> {
     if x.dtype().is_complex() {
         return ops::pow(2.0, &x).map(|t| t.with_weak(x.is_weak()));
     }
-    real_map(&x, f64::exp2)
+    recorded("exp2", &x, || real_map(&x, f64::exp2))
 }
 
 /// Base-2 logarithm (`tnp.log2`), in the input's float dtype (TF 2.21 returns float64).
@@ -410,7 +419,7 @@ pub fn exp2(x: impl Into<Value>) -> Result<Tensor> {
 /// # Errors
 /// Only for array-likes that do not convert.
 pub fn log2(x: impl Into<Value>) -> Result<Tensor> {
-    log_base(x, std::f64::consts::LN_2, f64::log2)
+    log_base("log2", x, std::f64::consts::LN_2, f64::log2)
 }
 
 /// Base-10 logarithm (`tnp.log10`), in the input's float dtype (TF 2.21 returns float64).
@@ -422,15 +431,15 @@ pub fn log2(x: impl Into<Value>) -> Result<Tensor> {
 /// # Errors
 /// Only for array-likes that do not convert.
 pub fn log10(x: impl Into<Value>) -> Result<Tensor> {
-    log_base(x, std::f64::consts::LN_10, f64::log10)
+    log_base("log10", x, std::f64::consts::LN_10, f64::log10)
 }
 
-fn log_base(x: impl Into<Value>, ln_base: f64, real: fn(f64) -> f64) -> Result<Tensor> {
+fn log_base(name: &'static str, x: impl Into<Value>, ln_base: f64, real: fn(f64) -> f64) -> Result<Tensor> {
     let x = to_inexact(&to_tensor(x)?)?;
     if x.dtype().is_complex() {
         return ops::divide(&ops::log(&x)?, ln_base).map(|t| t.with_weak(x.is_weak()));
     }
-    real_map(&x, real)
+    recorded(name, &x, || real_map(&x, real))
 }
 
 /// `sin(πx) / (πx)`, and 1 at 0 (`tnp.sinc`). `sin(πx)` is computed with an exact
@@ -446,6 +455,10 @@ fn log_base(x: impl Into<Value>, ln_base: f64, real: fn(f64) -> f64) -> Result<T
 /// Only for array-likes that do not convert.
 pub fn sinc(x: impl Into<Value>) -> Result<Tensor> {
     let x = to_inexact(&to_tensor(x)?)?;
+    recorded("sinc", &x, || sinc_of(&x))
+}
+
+fn sinc_of(x: &Tensor) -> Result<Tensor> {
     if x.dtype().is_complex() {
         let mut out = Tensor::zeros(x.shape(), x.dtype())?;
         fn c<T: Float>(z: Complex<T>) -> Complex<T> {
@@ -456,11 +469,11 @@ pub fn sinc(x: impl Into<Value>) -> Result<Tensor> {
             pz.sin() / pz
         }
         crate::with_complex_dtype!(x.dtype(), R,
-            kernels::unary::<Complex<R>, Complex<R>, _>(&x, out.data_mut(), c::<R>),
+            kernels::unary::<Complex<R>, Complex<R>, _>(x, out.data_mut(), c::<R>),
             other => unreachable!("complex was checked"));
         return Ok(out.with_weak(x.is_weak()));
     }
-    real_map(&x, sinc_f64)
+    real_map(x, sinc_f64)
 }
 
 /// `sin(πx)` with the argument reduced exactly (mod 2) first.

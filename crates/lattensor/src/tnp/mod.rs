@@ -94,7 +94,15 @@ pub use crate::ops::Axes;
 pub use crate::ops::creation::Value;
 
 use crate::core::error::Result;
+use crate::core::tape::TapeOp;
 use crate::{DType, Tensor};
+
+/// The tape's description of an op whose output elements are copies of its
+/// input's elements or fillers: `pick`, applied to a tensor of the input's
+/// element positions, gives each output element's source ([`TapeOp::Select`]).
+fn selection(pick: impl Fn(&Tensor) -> Result<Tensor> + 'static) -> TapeOp {
+    TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| pick(&t[0])))
+}
 
 /// tnp's default float type under WeakTensor semantics (`np_utils.result_type(float)`).
 pub const DEFAULT_FLOAT: DType = DType::F32;

@@ -13,6 +13,7 @@ use num_complex::Complex64;
 use super::{Axes, Value, cast_opt, to_inexact, to_tensor, widened_int};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::core::tape::{self, TapeOp};
 use crate::ops::{self, unary::unsupported};
 use crate::promote::{self, LatticeType};
 use crate::{DType, Element, Tensor, with_dtype};
@@ -299,10 +300,19 @@ pub fn nanmean(a: impl Into<Value>, axis: impl Into<Axes>, dtype: Option<DType>,
         return Err(unsupported("nanmean", d, "bool, integers and real floats"));
     }
     let axis = axis.into();
-    let mut clean = Tensor::zeros(a.shape(), DType::F64)?;
-    crate::kernels::unary::<f64, f64, _>(&a, clean.data_mut(), |v| if v.is_nan() { 0.0 } else { v });
-    let mut count = Tensor::zeros(a.shape(), DType::F64)?;
-    crate::kernels::unary::<f64, f64, _>(&a, count.data_mut(), |v| if v.is_nan() { 0.0 } else { 1.0 });
+    // in float64 (exact for every real float), NaNs summed as 0 and not counted
+    let (clean, count) = if tape::recording() {
+        // the same values from recorded ops, so that the gradient reaches the numbers that count
+        let nan = super::isnan(&a)?;
+        let x = a.cast(DType::F64)?;
+        (crate::where_(&nan, &crate::zeros_like(&x, None)?, &x)?, ops::logical_not(&nan)?.cast(DType::F64)?)
+    } else {
+        let mut clean = Tensor::zeros(a.shape(), DType::F64)?;
+        crate::kernels::unary::<f64, f64, _>(&a, clean.data_mut(), |v| if v.is_nan() { 0.0 } else { v });
+        let mut count = Tensor::zeros(a.shape(), DType::F64)?;
+        crate::kernels::unary::<f64, f64, _>(&a, count.data_mut(), |v| if v.is_nan() { 0.0 } else { 1.0 });
+        (clean, count)
+    };
     let s = ops::reduce_sum(&clean, axis.clone(), keepdims)?;
     let n = ops::reduce_sum(&count, axis, keepdims)?;
     let m = ops::divide(&s, &n)?;
@@ -425,6 +435,16 @@ fn scan(op: &str, a: Tensor, axis: Option<isize>, dtype: Option<DType>, kind: Sc
     if x.rank() == 0 {
         return Err(Error::InvalidArgument(format!("{op}: axis {ax} is out of range for a 0-d tensor")));
     }
+    let weak = x.is_weak() && dtype.is_none();
+    let desc = || match kind {
+        Scan::Sum => TapeOp::Cumsum(ax),
+        Scan::Prod => TapeOp::Cumprod(ax),
+    };
+    tape::op(&[&x], || scan_along(&x, ax, kind, weak), desc)
+}
+
+/// The scan `kind` of `x` along axis `ax`, weak if `weak`.
+fn scan_along(x: &Tensor, ax: usize, kind: Scan, weak: bool) -> Result<Tensor> {
     // scan along the last axis of a permuted copy, then permute back (a view)
     let r = x.rank();
     let mut perm: Vec<usize> = (0..r).filter(|&i| i != ax).collect();
@@ -476,7 +496,7 @@ fn scan(op: &str, a: Tensor, axis: Option<isize>, dtype: Option<DType>, kind: Sc
     for (i, &p) in perm.iter().enumerate() {
         inv[p] = i;
     }
-    Ok(out.transpose(&inv)?.with_weak(x.is_weak() && dtype.is_none()))
+    Ok(out.transpose(&inv)?.with_weak(weak))
 }
 
 /// Cumulative sum along `axis` (`tnp.cumsum`); `None` scans the flattened input.

@@ -7,9 +7,10 @@
 //! `diagonal` is strided; `ravel`/`flatten`/`reshape` view contiguous data).
 //! Splitting, padding and appending are in the sibling module `split`.
 
-use super::{Axes, Value, to_tensor};
+use super::{Axes, Value, selection, to_tensor};
 use crate::core::error::{Error, Result};
 use crate::core::layout::{Layout, normalize_axis};
+use crate::core::tape;
 use crate::ops::{self, unary::unsupported};
 use crate::{Element, SliceArg, Tensor, with_dtype};
 
@@ -357,7 +358,8 @@ pub fn diagonal(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize) 
     s.push(len);
     st.push(strides[i] + strides[j]);
     let layout = Layout::from_parts(s, st, base as usize);
-    Ok(Tensor::from_parts(a.storage.clone(), layout, a.dtype(), a.is_weak()))
+    let out = Tensor::from_parts(a.storage.clone(), layout, a.dtype(), a.is_weak());
+    Ok(tape::record(&[&a], out, || selection(move |t| diagonal(t, offset, axis1, axis2))))
 }
 
 /// `diag(v, k)` (`tnp.diag`): a 1-D `v` gives the square matrix with `v` on diagonal
@@ -374,26 +376,29 @@ pub fn diagonal(a: impl Into<Value>, offset: isize, axis1: isize, axis2: isize) 
 pub fn diag(v: impl Into<Value>, k: isize) -> Result<Tensor> {
     let v = to_tensor(v)?;
     match v.rank() {
-        1 => {
-            let n = v.shape()[0];
-            let size = n
-                .checked_add(k.unsigned_abs())
-                .ok_or_else(|| Error::ResourceExhausted(format!("diag: a matrix of side {n} + |{k}| overflows")))?;
-            let mut out = Tensor::zeros(&[size, size], v.dtype())?;
-            with_dtype!(v.dtype(), T, {
-                let src = v.to_vec::<T>()?;
-                let dst = out.data_mut::<T>();
-                let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
-                for (i, x) in src.into_iter().enumerate() {
-                    dst[(r0 + i) * size + c0 + i] = x;
-                }
-            });
-            Ok(out.with_weak(v.is_weak()))
-        }
+        1 => tape::op(&[&v], || diag_matrix(&v, k), || selection(move |t| diag_matrix(t, k))),
         2 => diagonal(&v, k, 0, 1),
         0 => Err(Error::InvalidArgument("diag: the input must be 1-D or 2-D, got a scalar".to_string())),
         _ => Err(Error::InvalidValue(format!("diag: the input must be 1-D or 2-D, got shape {:?}", v.shape()))),
     }
+}
+
+/// The square matrix with the 1-D `v` on diagonal `k`, zeros elsewhere.
+fn diag_matrix(v: &Tensor, k: isize) -> Result<Tensor> {
+    let n = v.shape()[0];
+    let size = n
+        .checked_add(k.unsigned_abs())
+        .ok_or_else(|| Error::ResourceExhausted(format!("diag: a matrix of side {n} + |{k}| overflows")))?;
+    let mut out = Tensor::zeros(&[size, size], v.dtype())?;
+    with_dtype!(v.dtype(), T, {
+        let src = v.to_vec::<T>()?;
+        let dst = out.data_mut::<T>();
+        let (r0, c0) = if k >= 0 { (0, k as usize) } else { (k.unsigned_abs(), 0) };
+        for (i, x) in src.into_iter().enumerate() {
+            dst[(r0 + i) * size + c0 + i] = x;
+        }
+    });
+    Ok(out.with_weak(v.is_weak()))
 }
 
 /// [`diag`] of the flattened input (`tnp.diagflat`).
@@ -427,7 +432,7 @@ pub fn triu(m: impl Into<Value>, k: isize) -> Result<Tensor> {
         "triu: the input must have rank at least 2, got shape {:?}; add axes first (e.g. atleast_2d)",
         m.shape()
     );
-    keep_band(&m, |offset| offset >= k)
+    tape::op(&[&m], || keep_band(&m, |offset| offset >= k), || selection(move |t| triu(t, k)))
 }
 
 /// `m` (rank ≥ 2) with the elements of each trailing matrix kept where
@@ -471,6 +476,16 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
     }
     let rows = x.shape()[0];
     let cols = n.unwrap_or(rows);
+    if tape::recording() && d.is_inexact() && cols > 0 {
+        // built from recorded ops, so that tapes differentiate it: the columns are the
+        // running products of [1, x, x, …], multiplied in the kernel's order and precision
+        let col = x.reshape(&[rows as isize, 1])?;
+        let ones = crate::ones_like(&col, None)?;
+        let powers = crate::concat(&[&ones, &col.broadcast_to(&[rows, cols - 1])?], 1)?;
+        let inc = super::cumprod(&powers, Some(1), None)?;
+        let out = if increasing { inc } else { flip(&inc, 1)? };
+        return Ok(out.with_weak(x.is_weak()));
+    }
     let mut out = Tensor::zeros(&[rows, cols], d)?;
     fn fill<A: Copy, T: Element>(
         src: Vec<A>,
@@ -550,12 +565,23 @@ pub fn diff(a: impl Into<Value>, n: usize, axis: isize) -> Result<Tensor> {
 /// [`Error::ResourceExhausted`] if the result is too large.
 pub fn repeat(a: impl Into<Value>, repeats: &[usize], axis: Option<isize>) -> Result<Tensor> {
     let a = to_tensor(a)?;
+    tape::op(
+        &[&a],
+        || repeat_of(&a, repeats, axis),
+        || {
+            let repeats = repeats.to_vec();
+            selection(move |t| repeat_of(t, &repeats, axis))
+        },
+    )
+}
+
+fn repeat_of(a: &Tensor, repeats: &[usize], axis: Option<isize>) -> Result<Tensor> {
     let (a, ax) = match axis {
         None => (a.reshape(&[-1])?, 0),
         Some(ax) => {
-            need_rank("repeat", &a, 1)?;
+            need_rank("repeat", a, 1)?;
             let ax = normalize_axis(ax, a.rank(), "repeat")?;
-            (a, ax)
+            (a.clone(), ax)
         }
     };
     let len = a.shape()[ax];
@@ -632,12 +658,23 @@ pub fn take(
     mode: crate::TakeMode,
 ) -> Result<Tensor> {
     let (a, it) = (to_tensor(a)?, to_tensor(indices)?);
-    let mut idx = crate::ops::gather::integer_indices("take", &it)?;
+    tape::op(
+        &[&a],
+        || take_of(&a, &it, axis, mode),
+        || {
+            let it = it.clone();
+            selection(move |t| take_of(t, &it, axis, mode))
+        },
+    )
+}
+
+fn take_of(a: &Tensor, it: &Tensor, axis: Option<isize>, mode: crate::TakeMode) -> Result<Tensor> {
+    let mut idx = crate::ops::gather::integer_indices("take", it)?;
     let (a, ax) = match axis {
         None => (a.reshape(&[-1])?, 0),
         Some(x) => {
             let ax = normalize_axis(x, a.rank(), "take")?;
-            (a, ax)
+            (a.clone(), ax)
         }
     };
     crate::ops::gather::take_indices(&mut idx, a.shape()[ax], mode)?;

@@ -111,6 +111,20 @@ pub fn sort(a: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
     if axis.is_some() {
         need_rank("sort", &a, 1)?;
     }
+    crate::core::tape::op(
+        &[&a],
+        || sort_of(a.clone(), axis),
+        || {
+            // argsort orders as sort does (stably, NaNs last): the gradient goes back
+            // through that permutation (computed unrecorded: the tapes are busy
+            // recording this op while its description is made)
+            let order = crate::core::tape::paused(|| argsort(&a, axis));
+            super::selection(move |t| super::take_along_axis(t, order.clone()?, axis))
+        },
+    )
+}
+
+fn sort_of(a: Tensor, axis: Option<isize>) -> Result<Tensor> {
     let (a, AxisLast { rows, len, back }) = AxisLast::new("sort", a, axis)?;
     let mut out = Tensor::zeros(rows.shape(), a.dtype())?;
     fn sort_rows<T: Element + PartialOrd>(src: Vec<T>, dst: &mut [T], len: usize) {

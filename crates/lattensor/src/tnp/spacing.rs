@@ -11,11 +11,15 @@ use crate::core::error::Error;
 use crate::core::error::{Error as E, Result};
 use crate::core::layout::{broadcast_shapes, normalize_axis};
 use crate::core::storage::max_tensor_bytes;
+use crate::ops;
 use crate::ops::unary::unsupported;
 use crate::{DType, Tensor};
 
-/// `start` and `stop` as float64 values broadcast to their common shape.
-fn endpoints(op: &str, start: Value, stop: Value) -> Result<(Vec<f64>, Vec<f64>, Vec<usize>)> {
+/// `start` and `stop` as float64 values broadcast to their common shape, with
+/// the shape and the two tensors (for the gradient tapes).
+type Ends = (Vec<f64>, Vec<f64>, Vec<usize>, [Tensor; 2]);
+
+fn endpoints(op: &str, start: Value, stop: Value) -> Result<Ends> {
     let (a, b) = (exact_tensor(start)?, exact_tensor(stop)?);
     for t in [&a, &b] {
         if t.dtype().is_complex() {
@@ -23,7 +27,71 @@ fn endpoints(op: &str, start: Value, stop: Value) -> Result<(Vec<f64>, Vec<f64>,
         }
     }
     let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
-    Ok((a.broadcast_to(&shape)?.to_vec::<f64>()?, b.broadcast_to(&shape)?.to_vec::<f64>()?, shape))
+    let (va, vb) = (a.broadcast_to(&shape)?.to_vec::<f64>()?, b.broadcast_to(&shape)?.to_vec::<f64>()?);
+    Ok((va, vb, shape, [a, b]))
+}
+
+/// How a range's samples depend on its endpoints (for its gradient).
+#[derive(Clone, Copy)]
+enum Spacing {
+    /// `start + t·(stop - start)`.
+    Linear,
+    /// `base^(start + t·(stop - start))`.
+    Log(f64),
+    /// `start^(1-t) · stop^t`.
+    Geometric,
+}
+
+/// `out`, the `num` samples of a range along `axis`, recorded on the tapes as
+/// a function of its endpoints `ends`: sample `i` lies the fraction
+/// `t_i = i / div` of the way (1 for an included endpoint), so
+/// `∂out/∂start = s·(1 - t)` and `∂out/∂stop = s·t`, with `s` 1 for a linear
+/// range, `out·ln(base)` for a logarithmic one, `out/start` and `out/stop` for
+/// a geometric one. The gradients are summed over the samples and over the
+/// axes each endpoint was broadcast along.
+fn recorded(ends: &[Tensor; 2], out: Tensor, num: usize, endpoint: bool, axis: isize, kind: Spacing) -> Tensor {
+    if !crate::core::tape::recording() {
+        return out;
+    }
+    crate::core::tape::record(&[&ends[0], &ends[1]], out.clone(), || {
+        let ends = ends.clone();
+        crate::core::tape::TapeOp::Custom(std::rc::Rc::new(move |g: &[Tensor]| {
+            let ax = normalize_axis(axis, out.rank(), "linspace")?;
+            let div = if endpoint { num.saturating_sub(1) } else { num };
+            let t: Vec<f64> = (0..num).map(|i| if div == 0 { 0.0 } else { i as f64 / div as f64 }).collect();
+            let mut along = vec![1isize; out.rank()];
+            along[ax] = num as isize;
+            let t = Tensor::from_vec(t, &[num])?.reshape(&along)?;
+            let shape: Vec<usize> = (0..out.rank()).filter(|&d| d != ax).map(|d| out.shape()[d]).collect();
+            let scale = |end: &Tensor| -> Result<Tensor> {
+                match kind {
+                    Spacing::Linear => Ok(g[0].clone()),
+                    Spacing::Log(base) => ops::multiply(&ops::multiply(&g[0], &out)?, base.ln()),
+                    Spacing::Geometric => {
+                        let e = end.broadcast_to(&shape)?.expand_dims(ax as isize)?;
+                        ops::multiply(&g[0], &ops::divide(&out, &e)?)
+                    }
+                }
+            };
+            let mut grads = Vec::with_capacity(2);
+            for (end, w) in ends.iter().zip([ops::subtract(1.0, &t)?, t.clone()]) {
+                let full = ops::reduce_sum(&ops::multiply(&scale(end)?, &w)?, vec![ax as i32], false)?;
+                grads.push(Some(sum_to(&full, end.shape())?));
+            }
+            Ok(grads)
+        }))
+    })
+}
+
+/// `t` summed over the axes along which a tensor of `shape` broadcasts to it.
+fn sum_to(t: &Tensor, shape: &[usize]) -> Result<Tensor> {
+    let extra = t.rank() - shape.len();
+    let axes: Vec<i32> = (0..t.rank())
+        .filter(|&i| i < extra || (shape[i - extra] == 1 && t.shape()[i] != 1))
+        .map(|i| i as i32)
+        .collect();
+    let s = if axes.is_empty() { t.clone() } else { ops::reduce_sum(t, axes, true)? };
+    s.reshape(&shape.iter().map(|&d| d as isize).collect::<Vec<_>>())
 }
 
 /// `v` as a tensor, literals kept at float64 (a weak float literal would
@@ -125,10 +193,11 @@ pub fn linspace_with_step(
     dtype: Option<DType>,
     axis: isize,
 ) -> Result<(Tensor, Tensor)> {
-    let (a, b, shape) = endpoints("linspace", start.into(), stop.into())?;
+    let (a, b, shape, ends) = endpoints("linspace", start.into(), stop.into())?;
     check_size("linspace", num, a.len())?;
     let (values, step) = linspace_f64(&a, &b, num, endpoint);
     let y = finish("linspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::floor)?;
+    let y = recorded(&ends, y, num, endpoint, axis, Spacing::Linear);
     Ok((y, Tensor::from_vec(step, &shape)?))
 }
 
@@ -174,11 +243,12 @@ pub fn logspace(
     dtype: Option<DType>,
     axis: isize,
 ) -> Result<Tensor> {
-    let (a, b, shape) = endpoints("logspace", start.into(), stop.into())?;
+    let (a, b, shape, ends) = endpoints("logspace", start.into(), stop.into())?;
     check_size("logspace", num, a.len())?;
     let (mut values, _) = linspace_f64(&a, &b, num, endpoint);
     values.iter_mut().for_each(|v| *v = base.powf(*v));
-    finish("logspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)
+    let y = finish("logspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)?;
+    Ok(recorded(&ends, y, num, endpoint, axis, Spacing::Log(base)))
 }
 
 /// `num` values from `start` to `stop` in geometric progression
@@ -205,7 +275,7 @@ pub fn geomspace(
     dtype: Option<DType>,
     axis: isize,
 ) -> Result<Tensor> {
-    let (mut a, mut b, shape) = endpoints("geomspace", start.into(), stop.into())?;
+    let (mut a, mut b, shape, ends) = endpoints("geomspace", start.into(), stop.into())?;
     if a.iter().chain(&b).any(|&v| v == 0.0) {
         // NumPy's `ValueError` (TF returns NaN)
         return Err(E::InvalidValue("geomspace: Geometric sequence cannot include zero".to_string()));
@@ -229,7 +299,8 @@ pub fn geomspace(
     for (i, v) in values.iter_mut().enumerate() {
         *v *= sign[i % m.max(1)];
     }
-    finish("geomspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)
+    let y = finish("geomspace", values, num, &shape, dtype.unwrap_or(DEFAULT_FLOAT), axis, f64::trunc)?;
+    Ok(recorded(&ends, y, num, endpoint, axis, Spacing::Geometric))
 }
 
 #[cfg(test)]

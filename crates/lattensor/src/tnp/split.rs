@@ -5,6 +5,8 @@
 use super::{Value, to_tensor};
 use crate::Tensor;
 use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
+use crate::core::tape::TapeOp;
 use crate::ops::matrix::need_rank;
 
 /// How [`split`] divides an axis (NumPy's `indices_or_sections`).
@@ -227,10 +229,17 @@ pub fn pad(
 /// promote in the current mode.
 pub fn append(arr: impl Into<Value>, values: impl Into<Value>, axis: Option<isize>) -> Result<Tensor> {
     let (a, v) = (to_tensor(arr)?, to_tensor(values)?);
-    match axis {
-        None => crate::ops::combine::concat_for("append", &[&a.reshape(&[-1])?, &v.reshape(&[-1])?], 0),
-        Some(ax) => crate::ops::combine::concat_for("append", &[&a, &v], ax),
-    }
+    let (a, v, ax) = match axis {
+        None => (a.reshape(&[-1])?, v.reshape(&[-1])?, 0),
+        Some(ax) => (a, v, ax),
+    };
+    let parts = [&a, &v];
+    // recorded as the concatenation it is (the axis is checked by the computation first)
+    crate::core::tape::op(
+        &parts,
+        || crate::ops::combine::concat_for("append", &parts, ax),
+        || TapeOp::Concat(normalize_axis(ax, a.rank(), "append").unwrap_or(0)),
+    )
 }
 
 #[cfg(test)]

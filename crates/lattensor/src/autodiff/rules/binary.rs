@@ -54,8 +54,9 @@ pub(super) fn vjp(name: &str, a0: &Tensor, b0: &Tensor, out: &Tensor, g: &Tensor
         "floormod" => (g.clone(), negative(&multiply(g, &ops::floordiv(a, b)?)?)?),
         "truncatemod" => (g.clone(), negative(&multiply(g, &ops::truncatediv(a, b)?)?)?),
         "floordiv" | "truncatediv" => return Ok(vec![None, None]),
-        // a step function: derivative 0 away from the jump (TF has no rule)
-        "heaviside" => (crate::zeros_like(g, None)?, crate::zeros_like(g, None)?),
+        // a step function: x2 is the value where x1 is 0; x1 only decides where (TF's
+        // tnp builds it from `where` and comparisons, so x1 gets no gradient)
+        "heaviside" => return pair(None, Some(masked(&ops::equal(a, 0.0)?.broadcast_to(g.shape())?, g)?), a, b),
         other => return Err(no_rule(other)),
     };
     pair(Some(ga), Some(gb), a0, b0)

@@ -10,6 +10,7 @@
 mod binary;
 mod einsum;
 mod reduce;
+mod scan;
 mod shape;
 mod unary;
 
@@ -37,6 +38,8 @@ pub(super) fn name(op: &TapeOp) -> &'static str {
         TapeOp::Select(_) => "a view (slice, diagonal, pad)",
         TapeOp::SegmentSum => "unsorted_segment_sum",
         TapeOp::Custom(_) => "custom_gradient",
+        TapeOp::Cumsum(_) => "cumsum",
+        TapeOp::Cumprod(_) => "cumprod",
     }
 }
 
@@ -71,6 +74,8 @@ pub(super) fn vjp(e: &Entry, g: &[Tensor]) -> Result<Vec<Option<Tensor>>> {
             einsum::matmul(&x[0], &x[1], &g[0], [(*transpose_a, *adjoint_a), (*transpose_b, *adjoint_b)])
         }
         TapeOp::Einsum(eq) => einsum::vjp(eq, x, &g[0]),
+        TapeOp::Cumsum(axis) => one(scan::cumsum(&g[0], *axis)),
+        TapeOp::Cumprod(axis) => one(scan::cumprod(&x[0], &e.outputs[0], &g[0], *axis)),
         TapeOp::Custom(f) => {
             let r = f(g)?;
             if r.len() != x.len() {
