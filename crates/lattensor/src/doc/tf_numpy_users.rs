@@ -251,6 +251,33 @@
 //! # Ok::<(), lattensor::Error>(())
 //! ```
 //!
+//! # Gradients
+//!
+//! | TensorFlow | lattensor |
+//! |---|---|
+//! | `with tf.GradientTape() as g: ...` | `let g = `[`GradientTape`]`::new(); let y = g.record(\|\| ...)?;` (or `activate()` / `deactivate()`) |
+//! | `tf.GradientTape(persistent=True, watch_accessed_variables=False)` | [`GradientTape::with_options`]`(true, false)` |
+//! | `g.watch(x)`, `g.stop_recording()`, `g.reset()` | `g.watch(&x)`, `g.stop_recording(\|\| ...)`, `g.reset()` |
+//! | `g.gradient(y, [x, v])` | `g.gradient(&y, &[Source::from(&x), Source::from(&v)])?` — one `Option<Tensor>` per source |
+//! | `g.gradient(y, x, output_gradients=w, unconnected_gradients="zero")` | [`GradientTape::gradient_with`]`(&[&y], &[(&x).into()], Some(&[w]), UnconnectedGradients::Zero)` |
+//! | `g.jacobian(y, x)`, `g.batch_jacobian(y, x)` | the same names, with an [`UnconnectedGradients`] argument |
+//! | `tf.stop_gradient(x)`, `@tf.custom_gradient` | [`stop_gradient`]`(&x)`, [`custom_gradient`]`(&[&x], \|\| Ok((y, vjp)))` |
+//! | `tf.Variable(x, trainable=False)` | [`Variable::new`]`(x)?.with_trainable(false)` |
+//!
+//! ```
+//! use lattensor::{ops, GradientTape, Tensor, Variable};
+//!
+//! let w = Variable::new(Tensor::scalar(0.0f64))?;
+//! for _ in 0..100 {
+//!     let tape = GradientTape::new();
+//!     let loss = tape.record(|| ops::square(&ops::subtract(&w.read(), 3.0)?))?;
+//!     let g = tape.gradient(&loss, &[&w])?;
+//!     w.assign_sub(&ops::multiply(g[0].as_ref().unwrap(), 0.1)?)?;
+//! }
+//! assert!((w.read().item::<f64>()? - 3.0).abs() < 1e-8);
+//! # Ok::<(), lattensor::Error>(())
+//! ```
+//!
 //! # Errors
 //!
 //! TF raises `TypeError` for refused promotions and `InvalidArgumentError` for
@@ -333,3 +360,10 @@
 //! [`Error::category`]: crate::Error::category
 //! [`Category::Type`]: crate::Category::Type
 //! [`Category::InvalidArgument`]: crate::Category::InvalidArgument
+//! [`GradientTape`]: crate::GradientTape
+//! [`GradientTape::with_options`]: crate::GradientTape::with_options
+//! [`GradientTape::gradient_with`]: crate::GradientTape::gradient_with
+//! [`UnconnectedGradients`]: crate::UnconnectedGradients
+//! [`stop_gradient`]: crate::stop_gradient
+//! [`custom_gradient`]: crate::custom_gradient
+//! [`Variable::new`]: crate::Variable::new
