@@ -240,7 +240,7 @@ pub(crate) fn paused<R>(f: impl FnOnce() -> R) -> R {
 
 /// Runs an op: `compute` with recording paused, then records the result on
 /// every recording tape that tracks one of `inputs`.
-#[inline]
+#[inline(always)]
 pub(crate) fn op(
     inputs: &[&Tensor],
     compute: impl FnOnce() -> Result<Tensor>,
@@ -249,8 +249,19 @@ pub(crate) fn op(
     if !recording() {
         return compute();
     }
+    op_recorded(inputs, compute, desc)
+}
+
+/// [`op`] with a tape recording, out of line (see [`record_one`]).
+#[inline(never)]
+#[cold]
+fn op_recorded(
+    inputs: &[&Tensor],
+    compute: impl FnOnce() -> Result<Tensor>,
+    desc: impl FnOnce() -> TapeOp,
+) -> Result<Tensor> {
     let out = paused(compute)?;
-    Ok(record(inputs, out, desc))
+    Ok(record_one(inputs, out, desc))
 }
 
 /// [`op`] for an op with several outputs.
@@ -267,11 +278,20 @@ pub(crate) fn op_n(
 }
 
 /// Records `out` as the result of `desc` on `inputs` (see [`op`]) and returns it.
-#[inline]
+#[inline(always)]
 pub(crate) fn record(inputs: &[&Tensor], out: Tensor, desc: impl FnOnce() -> TapeOp) -> Tensor {
     if !recording() {
         return out;
     }
+    record_one(inputs, out, desc)
+}
+
+/// [`record`]'s work, kept out of line so that an op's code with no tape
+/// recording stays as small as it was (inlined, it tripled a view's code and
+/// cost it 6 ns).
+#[inline(never)]
+#[cold]
+fn record_one(inputs: &[&Tensor], out: Tensor, desc: impl FnOnce() -> TapeOp) -> Tensor {
     let mut outs = record_n(inputs, vec![out], desc);
     outs.pop().expect("one output in, one out")
 }
