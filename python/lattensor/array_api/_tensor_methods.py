@@ -1,0 +1,65 @@
+"""The array object's part of the standard, on ``lattensor.Tensor``:
+``__array_namespace__``, ``mT``, ``to_device``, and boolean-mask / integer-array
+indexing in ``__getitem__`` (which the Rust class leaves to this module)."""
+
+from __future__ import annotations
+
+import numpy as _np
+
+from lattensor import _lattensor as _C
+
+Tensor = _C.Tensor
+_native_getitem = Tensor.__getitem__
+_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+def __array_namespace__(self, /, *, api_version=None):
+    """``lattensor.array_api``, the Array API namespace (``api_version``: None or
+    a revision up to 2025.12, which it implements)."""
+    if api_version is not None and api_version not in _VERSIONS:
+        raise ValueError(f"lattensor.Tensor.__array_namespace__: argument 'api_version' must be None or one of {_VERSIONS}, got {api_version!r}")
+    import lattensor.array_api as xp
+
+    return xp
+
+
+def _mT(self):
+    """The matrix transpose (the last two axes swapped)."""
+    import lattensor.array_api as xp
+
+    return xp.matrix_transpose(self)
+
+
+def to_device(self, device, /, *, stream=None):
+    """``self`` on ``device`` (lattensor has one device, the CPU)."""
+    import lattensor.array_api as xp
+
+    xp._device_arg("to_device", device)
+    if stream is not None:
+        raise ValueError("lattensor.Tensor.to_device: argument 'stream' must be None (the CPU has no streams)")
+    return self
+
+
+def _is_advanced(part) -> bool:
+    if isinstance(part, Tensor):
+        return part.ndim > 0 or part.dtype == _C.bool
+    return isinstance(part, (list, _np.ndarray))
+
+
+def __getitem__(self, key):
+    """Basic indexing (ints, slices, ``...``, ``None``) in Rust; boolean masks and
+    integer arrays as NumPy applies them to the host data (a new strong tensor)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if not any(_is_advanced(p) for p in parts):
+        if any(isinstance(p, Tensor) for p in parts):
+            key = tuple(int(p) if isinstance(p, Tensor) else p for p in parts)
+        return _native_getitem(self, key)
+    np_key = tuple(_np.asarray(p) if isinstance(p, Tensor) else p for p in parts)
+    out = _np.asarray(self)[np_key if isinstance(key, tuple) else np_key[0]]
+    return _C.constant(_np.ascontiguousarray(out))
+
+
+Tensor.__array_namespace__ = __array_namespace__
+Tensor.mT = property(_mT)
+Tensor.to_device = to_device
+Tensor.__getitem__ = __getitem__
