@@ -154,7 +154,7 @@ def _strong(np_value, dtype=None) -> Tensor:
     a = _np.asarray(np_value)
     if dtype is not None:
         a = a.astype(dtype.as_numpy_dtype, copy=False)
-    return _C.constant(_np.ascontiguousarray(a))
+    return _C.constant(a if a.flags.c_contiguous else a.copy(order="C"))
 
 
 def _np_of(x: Tensor) -> _np.ndarray:

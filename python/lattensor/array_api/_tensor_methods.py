@@ -56,7 +56,8 @@ def __getitem__(self, key):
         return _native_getitem(self, key)
     np_key = tuple(_np.asarray(p) if isinstance(p, Tensor) else p for p in parts)
     out = _np.asarray(self)[np_key if isinstance(key, tuple) else np_key[0]]
-    return _C.constant(_np.ascontiguousarray(out))
+    out = _np.asarray(out)
+    return _C.constant(out if out.flags.c_contiguous else out.copy(order="C"))
 
 
 Tensor.__array_namespace__ = __array_namespace__
