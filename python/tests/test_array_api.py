@@ -347,7 +347,7 @@ def test_namespace_and_array_object():
     assert x.__array_namespace__() is xp and lt.constant(1).__array_namespace__() is xp
     assert xp.__array_api_version__ == strict.__array_api_version__
     info = xp.__array_namespace_info__()
-    assert info.default_dtypes()["real floating"] == xp.float64 and info.devices() == [x.device]
+    assert info.default_dtypes()["real floating"] == xp.float64 and info.devices() == (x.device,)
     assert set(info.dtypes(kind="integral")) == set(strict.__array_namespace_info__().dtypes(kind="integral"))
     assert x.to_device(x.device) is x
     assert float(x[0, 1]) == 2.0 and int(xp.asarray(3)) == 3 and bool(xp.asarray(True))

@@ -196,7 +196,8 @@ def finfo(type, /):  # noqa: A002 (the standard's name)
     if not (isinstance(dt, _C.DType) and dt in _FLOATS):
         raise TypeError(_err("finfo", "type", f"must be a floating dtype or array, got {type!r}"))
     f = _np.finfo(dt.as_numpy_dtype)
-    return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
+    real = {complex64: float32, complex128: float64}.get(dt, dt)
+    return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real)
 
 
 def iinfo(type, /):  # noqa: A002 (the standard's name)
@@ -512,7 +513,7 @@ def meshgrid(*arrays, indexing="xy"):
         raise ValueError(_err("meshgrid", "indexing", f"must be 'xy' or 'ij', got {indexing!r}"))
     if len({a.dtype for a in arrays}) > 1:
         raise ValueError(_err("meshgrid", "arrays", "must all have one dtype"))
-    return [_strong(g) for g in _np.meshgrid(*[_np_of(a) for a in arrays], indexing=indexing)]
+    return tuple(_strong(g) for g in _np.meshgrid(*[_np_of(a) for a in arrays], indexing=indexing))
 
 
 def tril(x, /, *, k=0):

@@ -12,6 +12,7 @@ from lattensor import _lattensor as _C
 from lattensor.array_api import (
     _COMPLEX,
     _INTS,
+    _UNSIGNED,
     _BOOL,
     Tensor,
     _arr,
@@ -72,8 +73,17 @@ def _bitwise_invert(x):
     return _C.logical_not(x) if x.dtype in _BOOL else _tnp.bitwise_not(x)
 
 
+def _abs(x):
+    return x if x.dtype in _UNSIGNED + _BOOL else _tnp.abs(x)
+
+
+def _negative(x):
+    # unsigned negation wraps modulo 2**bits, as the standard's C semantics
+    return _tnp.subtract(_tnp.zeros_like(x), x) if x.dtype in _UNSIGNED else _tnp.negative(x)
+
+
 _UNARY = {
-    "abs": (_tnp.abs, "``|x|`` (for complex ``x``: the modulus, a real dtype)."),
+    "abs": (_abs, "``|x|`` (for complex ``x``: the modulus, a real dtype)."),
     "acos": (_tnp.arccos, "Inverse cosine."),
     "acosh": (_tnp.arccosh, "Inverse hyperbolic cosine."),
     "asin": (_tnp.arcsin, "Inverse sine."),
@@ -97,7 +107,7 @@ _UNARY = {
     "log2": (_tnp.log2, "Base-2 logarithm."),
     "log10": (_tnp.log10, "Base-10 logarithm."),
     "logical_not": (_C.logical_not, "Logical not of a bool array."),
-    "negative": (_tnp.negative, "``-x``."),
+    "negative": (_negative, "``-x``."),
     "positive": (_tnp.positive, "``+x``."),
     "real": (_real_part, "The real part (real ``x`` is returned unchanged)."),
     "reciprocal": (_tnp.reciprocal, "``1 / x``."),

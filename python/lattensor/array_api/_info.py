@@ -19,8 +19,8 @@ class _Info:
         return _xp._CPU
 
     def devices(self):
-        """``[the CPU]``."""
-        return [_xp._CPU]
+        """``(the CPU,)``."""
+        return (_xp._CPU,)
 
     def default_dtypes(self, *, device=None):
         """float64, complex128, int64 and int64 for indices (as NumPy)."""

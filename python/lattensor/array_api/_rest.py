@@ -345,7 +345,7 @@ def broadcast_arrays(*arrays):
     for i, a in enumerate(arrays):
         _arr("broadcast_arrays", f"arrays[{i}]", a)
     shape = broadcast_shapes(*[a.shape for a in arrays])
-    return [_tnp.broadcast_to(a, shape) for a in arrays]
+    return tuple(_tnp.broadcast_to(a, shape) for a in arrays)
 
 
 def broadcast_shapes(*shapes):
@@ -547,7 +547,8 @@ def vecdot(x1, x2, /, *, axis=-1):
     if x1.ndim < -axis or x2.ndim < -axis or x1.shape[axis] != x2.shape[axis]:
         raise ValueError(_err("vecdot", "x2", f"must match x1's length along axis {axis}"))
     a = _C.conj(x1) if x1.dtype in _COMPLEX else x1
-    return _tnp.sum(a * x2, axis=axis)
+    prod = a * x2
+    return _cast(_tnp.sum(prod, axis=axis), prod.dtype)
 
 
 _ = (_INTS, _dtype_arg)

@@ -43,7 +43,7 @@ def to_device(self, device, /, *, stream=None):
 def _is_advanced(part) -> bool:
     if isinstance(part, Tensor):
         return part.ndim > 0 or part.dtype == _C.bool
-    return isinstance(part, (list, _np.ndarray))
+    return isinstance(part, _np.ndarray)  # Python lists keep TF's IndexError
 
 
 def __getitem__(self, key):
@@ -60,7 +60,27 @@ def __getitem__(self, key):
     return _C.constant(out if out.flags.c_contiguous else out.copy(order="C"))
 
 
+_native_abs, _native_neg = Tensor.__abs__, Tensor.__neg__
+_UNSIGNED = (_C.uint8, _C.uint16, _C.uint32, _C.uint64)
+
+
+def __abs__(self):
+    """``abs(x)``; unsigned integers are their own absolute value."""
+    return self if self.dtype in _UNSIGNED else _native_abs(self)
+
+
+def __neg__(self):
+    """``-x``; unsigned integers wrap modulo 2**bits (the standard's rule)."""
+    if self.dtype in _UNSIGNED:
+        import lattensor.array_api as xp
+
+        return xp.negative(self)
+    return _native_neg(self)
+
+
 Tensor.__array_namespace__ = __array_namespace__
+Tensor.__abs__ = __abs__
+Tensor.__neg__ = __neg__
 Tensor.mT = property(_mT)
 Tensor.to_device = to_device
 Tensor.__getitem__ = __getitem__
