@@ -1,0 +1,86 @@
+"""The array object's part of the standard, on ``lattensor.Tensor``:
+``__array_namespace__``, ``mT``, ``to_device``, and boolean-mask / integer-array
+indexing in ``__getitem__`` (which the Rust class leaves to this module)."""
+
+from __future__ import annotations
+
+import numpy as _np
+
+from lattensor import _lattensor as _C
+
+Tensor = _C.Tensor
+_native_getitem = Tensor.__getitem__
+_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+def __array_namespace__(self, /, *, api_version=None):
+    """``lattensor.array_api``, the Array API namespace (``api_version``: None or
+    a revision up to 2025.12, which it implements)."""
+    if api_version is not None and api_version not in _VERSIONS:
+        raise ValueError(f"lattensor.Tensor.__array_namespace__: argument 'api_version' must be None or one of {_VERSIONS}, got {api_version!r}")
+    import lattensor.array_api as xp
+
+    return xp
+
+
+def _mT(self):
+    """The matrix transpose (the last two axes swapped)."""
+    import lattensor.array_api as xp
+
+    return xp.matrix_transpose(self)
+
+
+def to_device(self, device, /, *, stream=None):
+    """``self`` on ``device`` (lattensor has one device, the CPU)."""
+    import lattensor.array_api as xp
+
+    xp._device_arg("to_device", device)
+    if stream is not None:
+        raise ValueError("lattensor.Tensor.to_device: argument 'stream' must be None (the CPU has no streams)")
+    return self
+
+
+def _is_advanced(part) -> bool:
+    if isinstance(part, Tensor):
+        return part.ndim > 0 or part.dtype == _C.bool
+    return isinstance(part, _np.ndarray)  # Python lists keep TF's IndexError
+
+
+def __getitem__(self, key):
+    """Basic indexing (ints, slices, ``...``, ``None``) in Rust; boolean masks and
+    integer arrays as NumPy applies them to the host data (a new strong tensor)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if not any(_is_advanced(p) for p in parts):
+        if any(isinstance(p, Tensor) for p in parts):
+            key = tuple(int(p) if isinstance(p, Tensor) else p for p in parts)
+        return _native_getitem(self, key)
+    np_key = tuple(_np.asarray(p) if isinstance(p, Tensor) else p for p in parts)
+    out = _np.asarray(self)[np_key if isinstance(key, tuple) else np_key[0]]
+    out = _np.asarray(out)
+    return _C.constant(out if out.flags.c_contiguous else out.copy(order="C"))
+
+
+_native_abs, _native_neg = Tensor.__abs__, Tensor.__neg__
+_UNSIGNED = (_C.uint8, _C.uint16, _C.uint32, _C.uint64)
+
+
+def __abs__(self):
+    """``abs(x)``; unsigned integers are their own absolute value."""
+    return self if self.dtype in _UNSIGNED else _native_abs(self)
+
+
+def __neg__(self):
+    """``-x``; unsigned integers wrap modulo 2**bits (the standard's rule)."""
+    if self.dtype in _UNSIGNED:
+        import lattensor.array_api as xp
+
+        return xp.negative(self)
+    return _native_neg(self)
+
+
+Tensor.__array_namespace__ = __array_namespace__
+Tensor.__abs__ = __abs__
+Tensor.__neg__ = __neg__
+Tensor.mT = property(_mT)
+Tensor.to_device = to_device
+Tensor.__getitem__ = __getitem__
