@@ -46,41 +46,46 @@ def _is_advanced(part) -> bool:
     return isinstance(part, _np.ndarray)  # Python lists keep TF's IndexError
 
 
+def _take_rows(x, idx):
+    """``x[idx]`` for an integer array ``idx`` on the first axis, through ``gather``
+    (recorded on gradient tapes); negative indices count from the end."""
+    import lattensor.experimental.numpy as tnp
+
+    idx = _C.constant(idx) if not isinstance(idx, Tensor) else idx
+    n = int(x.shape[0])
+    idx = tnp.where(idx < 0, idx + n, idx)
+    return _C.gather(x, idx, axis=0)
+
+
 def __getitem__(self, key):
-    """Basic indexing (ints, slices, ``...``, ``None``) in Rust; boolean masks and
-    integer arrays as NumPy applies them to the host data (a new strong tensor)."""
+    """Basic indexing (ints, slices, ``...``, ``None``) in Rust. A boolean mask
+    over the leading axes, or an integer array on the first axis, goes through
+    ``gather`` (so gradient tapes see it, as TF's do); other mixes of arrays are
+    applied by NumPy to the host data (a new strong tensor, not differentiable)."""
     parts = key if isinstance(key, tuple) else (key,)
     if not any(_is_advanced(p) for p in parts):
         if any(isinstance(p, Tensor) for p in parts):
             key = tuple(int(p) if isinstance(p, Tensor) else p for p in parts)
         return _native_getitem(self, key)
+    if len(parts) == 1:
+        k = parts[0]
+        kind = k.dtype if isinstance(k, Tensor) else _np.asarray(k).dtype
+        if kind == _C.bool or kind == _np.bool_:
+            import lattensor.experimental.numpy as tnp
+
+            m = k if isinstance(k, Tensor) else _C.constant(k)
+            if tuple(m.shape) == tuple(self.shape[: m.ndim]) and m.ndim > 0:
+                rows = _C.reshape(self, [-1, *self.shape[m.ndim :]])
+                return _C.gather(rows, tnp.nonzero(_C.reshape(m, [-1]))[0], axis=0)
+        elif self.ndim > 0 and (getattr(kind, "kind", "") in "iu" or kind in (_C.int8, _C.int16, _C.int32, _C.int64, _C.uint8, _C.uint16, _C.uint32, _C.uint64)):
+            return _take_rows(self, k)
     np_key = tuple(_np.asarray(p) if isinstance(p, Tensor) else p for p in parts)
     out = _np.asarray(self)[np_key if isinstance(key, tuple) else np_key[0]]
     out = _np.asarray(out)
     return _C.constant(out if out.flags.c_contiguous else out.copy(order="C"))
 
 
-_native_abs, _native_neg = Tensor.__abs__, Tensor.__neg__
-_UNSIGNED = (_C.uint8, _C.uint16, _C.uint32, _C.uint64)
-
-
-def __abs__(self):
-    """``abs(x)``; unsigned integers are their own absolute value."""
-    return self if self.dtype in _UNSIGNED else _native_abs(self)
-
-
-def __neg__(self):
-    """``-x``; unsigned integers wrap modulo 2**bits (the standard's rule)."""
-    if self.dtype in _UNSIGNED:
-        import lattensor.array_api as xp
-
-        return xp.negative(self)
-    return _native_neg(self)
-
-
 Tensor.__array_namespace__ = __array_namespace__
-Tensor.__abs__ = __abs__
-Tensor.__neg__ = __neg__
 Tensor.mT = property(_mT)
 Tensor.to_device = to_device
 Tensor.__getitem__ = __getitem__

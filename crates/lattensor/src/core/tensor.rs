@@ -272,6 +272,14 @@ impl Tensor {
 
     // ---- views ----------------------------------------------------------
 
+    /// A view recorded on the tapes that track `self` (kept out of line: the
+    /// views' path with no tape recording is then the same as with no tapes at all).
+    #[inline(never)]
+    #[cold]
+    fn recorded_view(&self, layout: Layout, desc: impl FnOnce() -> TapeOp) -> Tensor {
+        tape::record(&[self], self.view(layout), desc)
+    }
+
     pub(crate) fn view(&self, layout: Layout) -> Tensor {
         Tensor {
             storage: Arc::clone(&self.storage),
@@ -293,8 +301,11 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] if `perm` is not a permutation of the axes.
     pub fn transpose(&self, perm: &[usize]) -> Result<Tensor> {
-        let out = self.view(self.layout.permute(perm)?);
-        Ok(tape::record(&[self], out, || TapeOp::Transpose(perm.to_vec())))
+        let layout = self.layout.permute(perm)?;
+        if tape::recording() {
+            return Ok(self.recorded_view(layout, || TapeOp::Transpose(perm.to_vec())));
+        }
+        Ok(self.view(layout))
     }
 
     /// Inserts an axis of length 1 (a view).
@@ -302,7 +313,11 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an axis outside `[-rank-1, rank]`.
     pub fn expand_dims(&self, axis: isize) -> Result<Tensor> {
-        Ok(tape::record(&[self], self.view(self.layout.expand_dims(axis)?), || TapeOp::Reshape))
+        let layout = self.layout.expand_dims(axis)?;
+        if tape::recording() {
+            return Ok(self.recorded_view(layout, || TapeOp::Reshape));
+        }
+        Ok(self.view(layout))
     }
 
     /// Removes length-1 axes: the given ones, or all if `axes` is empty (a view).
@@ -310,7 +325,11 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an axis out of range or not of length 1.
     pub fn squeeze(&self, axes: &[isize]) -> Result<Tensor> {
-        Ok(tape::record(&[self], self.view(self.layout.squeeze(axes)?), || TapeOp::Reshape))
+        let layout = self.layout.squeeze(axes)?;
+        if tape::recording() {
+            return Ok(self.recorded_view(layout, || TapeOp::Reshape));
+        }
+        Ok(self.view(layout))
     }
 
     /// Broadcasts to `shape` (a view with zero strides).
@@ -318,7 +337,11 @@ impl Tensor {
     /// # Errors
     /// [`Error::ShapeMismatch`] if the shapes are not compatible.
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor> {
-        Ok(tape::record(&[self], self.view(self.layout.broadcast_to(shape)?), || TapeOp::BroadcastTo))
+        let layout = self.layout.broadcast_to(shape)?;
+        if tape::recording() {
+            return Ok(self.recorded_view(layout, || TapeOp::BroadcastTo));
+        }
+        Ok(self.view(layout))
     }
 
     /// Basic slicing, like `x[1:, ::-2, 3]` in Python (a view).
@@ -334,11 +357,14 @@ impl Tensor {
     /// # Errors
     /// [`Error::InvalidArgument`] for an index out of range, a zero step or too many indices.
     pub fn slice(&self, args: &[SliceArg]) -> Result<Tensor> {
-        let out = self.view(self.layout.slice(args)?);
-        Ok(tape::record(&[self], out, || {
-            let args = args.to_vec();
-            TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| t[0].slice(&args)))
-        }))
+        let layout = self.layout.slice(args)?;
+        if tape::recording() {
+            return Ok(self.recorded_view(layout, || {
+                let args = args.to_vec();
+                TapeOp::Select(std::rc::Rc::new(move |t: &[Tensor]| t[0].slice(&args)))
+            }));
+        }
+        Ok(self.view(layout))
     }
 }
 

@@ -48,7 +48,7 @@ pub(crate) fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<
 
 /// Runs a binary op on the tape: `f` computes it; when a tape records, the
 /// operands (literals as weak 0-d tensors) are recorded as its inputs.
-#[inline]
+#[inline(always)]
 fn taped2<'a>(
     name: &'static str,
     a: Operand<'a>,
@@ -58,6 +58,19 @@ fn taped2<'a>(
     if !tape::recording() {
         return f(a, b);
     }
+    taped2_recorded(name, a, b, f)
+}
+
+/// [`taped2`] with a tape recording, out of line so that the op's path with
+/// no tape stays as it was.
+#[inline(never)]
+#[cold]
+fn taped2_recorded<'a>(
+    name: &'static str,
+    a: Operand<'a>,
+    b: Operand<'a>,
+    f: impl FnOnce(Operand<'a>, Operand<'a>) -> Result<Tensor>,
+) -> Result<Tensor> {
     let (ta, tb) = (operand_tensor(&a)?, operand_tensor(&b)?);
     tape::op(&[&ta, &tb], || f(a, b), || TapeOp::Binary(name))
 }
