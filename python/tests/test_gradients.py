@@ -208,3 +208,4 @@ def test_watch_refuses_what_is_not_a_tensor():
     with tf.GradientTape() as g:
         with pytest.raises(ValueError, match="watch"):
             g.watch(3.0)
+

@@ -158,3 +158,13 @@ def test_average_checks_data_and_weights_in_safe_mode():
     with tf.promotion_mode("safe"), pytest.raises(TypeError):
         tnp.average(a, weights=w)
     assert float(tnp.average(a, weights=w)) == 3.5
+
+
+def test_promotion_refusals_advise_in_python():
+    # the library's message is written for Rust callers; from Python the advice is Python
+    with tf.promotion_mode("safe"):
+        with pytest.raises(TypeError) as e:
+            tf.constant(1, tf.int32) + tf.constant(1.0, tf.float32)
+    msg = str(e.value)
+    assert "tf.cast(x, tf.float32)" in msg and "DType::" not in msg, msg
+    assert 'tf.promotion_mode("all")' in msg, msg

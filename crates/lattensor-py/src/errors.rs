@@ -93,7 +93,7 @@ pub fn invalid_index(msg: impl Into<String>) -> PyErr {
 
 /// The Python exception for a library error, with the library's message.
 pub fn to_py(e: Error) -> PyErr {
-    let msg = e.to_string();
+    let msg = python_message(&e);
     match e.category() {
         Category::InvalidArgument => InvalidArgumentError::new_err(msg),
         Category::InvalidValue => dual_err::<PyValueError>(&INVALID_VALUE, msg),
@@ -104,6 +104,27 @@ pub fn to_py(e: Error) -> PyErr {
         Category::ResourceExhausted => ResourceExhaustedError::new_err(msg),
         Category::Unimplemented => UnimplementedError::new_err(msg),
         Category::Io => PyOSError::new_err(msg),
+    }
+}
+
+/// The error's message, with its advice in Python: a promotion refusal
+/// suggests `tf.cast(x, tf.float32)` and `tf.promotion_mode("all")` where the
+/// library's message (written for Rust callers) says `x.cast(DType::F32)` and
+/// names the modes as Rust values.
+fn python_message(e: &Error) -> String {
+    let msg = e.to_string();
+    match e {
+        Error::Promotion { suggestion, .. } => msg
+            .replace(
+                &format!("`x.cast(DType::{:?})`", suggestion.dtype),
+                &format!("`tf.cast(x, tf.{})`", suggestion.dtype.name()),
+            )
+            .replace("(such as from Safe to All)", "(such as `tf.promotion_mode(\"all\")` instead of \"safe\")")
+            .replace(
+                "(such as from Strict to Safe or All)",
+                "(such as `tf.promotion_mode(\"safe\")` or \"all\" instead of \"strict\")",
+            ),
+        _ => msg,
     }
 }
 
