@@ -3,7 +3,9 @@
 //! TF's context managers and nested structures (lists, tuples, dicts) of
 //! targets and sources.
 
-use lattensor::{GradientTape, Source, Tensor, UnconnectedGradients};
+use std::sync::Arc;
+
+use lattensor::{GradientTape, Source, Tensor, UnconnectedGradients, Variable};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyWeakrefReference};
 
@@ -13,15 +15,24 @@ use crate::errors::IntoPyResult;
 
 /// A source: a `Variable` or anything that converts to a tensor.
 enum Src {
-    Var(Py<PyVariable>),
+    Var(Arc<Variable>),
     Tensor(Tensor),
 }
 
 fn source_of(obj: &Bound<'_, PyAny>) -> PyResult<Src> {
     if let Ok(v) = obj.cast::<PyVariable>() {
-        return Ok(Src::Var(v.clone().unbind()));
+        return Ok(Src::Var(Arc::clone(&v.get().v)));
     }
     Ok(Src::Tensor(args::to_tensor(obj)?))
+}
+
+impl Src {
+    fn source(&self) -> Source<'_> {
+        match self {
+            Src::Var(v) => Source::Variable(v),
+            Src::Tensor(t) => Source::Tensor(t),
+        }
+    }
 }
 
 fn unconnected(zero: bool) -> UnconnectedGradients {
@@ -120,22 +131,7 @@ impl PyGradientTape {
             ),
             None => None,
         };
-        let vars: Vec<Option<Bound<'_, PyVariable>>> = srcs
-            .iter()
-            .map(|s| match s {
-                Src::Var(v) => Some(v.bind(py).clone()),
-                Src::Tensor(_) => None,
-            })
-            .collect();
-        let sources: Vec<Source<'_>> = srcs
-            .iter()
-            .zip(&vars)
-            .map(|(s, v)| match (s, v) {
-                (Src::Tensor(t), _) => Source::Tensor(t),
-                (Src::Var(_), Some(v)) => Source::Variable(&v.get().v),
-                (Src::Var(_), None) => unreachable!("every variable source was bound above"),
-            })
-            .collect();
+        let sources: Vec<Source<'_>> = srcs.iter().map(Src::source).collect();
         let refs: Vec<&Tensor> = targets.iter().collect();
         let g = self.tape.gradient_with(&refs, &sources, og.as_deref(), unconnected(zero)).py()?;
         g.into_iter().map(|g| wrap(py, g)).collect()
@@ -152,14 +148,7 @@ impl PyGradientTape {
     ) -> PyResult<Py<PyAny>> {
         let target = args::to_tensor(target)?;
         let src = source_of(source)?;
-        let var;
-        let s = match &src {
-            Src::Tensor(t) => Source::Tensor(t),
-            Src::Var(v) => {
-                var = v.bind(py).clone();
-                Source::Variable(&var.get().v)
-            }
-        };
+        let s = src.source();
         let j = if batch {
             self.tape.batch_jacobian(&target, s, unconnected(zero))
         } else {
