@@ -542,7 +542,7 @@ mod tests {
             Tensor::from_vec(vec![Complex32::new(1.0, -2.0)], &[1]).unwrap(),
             Tensor::from_vec(vec![Complex64::new(0.5, 4.0); 3], &[3, 1, 1]).unwrap(),
         ];
-        assert_eq!(tensors.each_ref().map(|t| t.dtype()), DType::ALL);
+        assert_eq!(tensors.each_ref().map(|t| t.dtype()), DType::CORE);
         for t in &tensors {
             let bytes = to_npy_bytes(t).unwrap();
             assert_eq!(bytes.iter().position(|&b| b == b'\n').unwrap() % 64, 63, "aligned header");
