@@ -10,10 +10,10 @@
 //! * SAFE mode, which JAX does not have, gives ALL's result or refuses it;
 //!   it refuses every strong operand that does not convert to the result
 //!   exactly (an int8 into a float8).
-//! * NumPy mode is `np.result_type` with ml_dtypes' dtypes on every pair,
-//!   with two documented differences: a weak float (Python float) with int4
-//!   or uint4, where `np.result_type` says float64 (and `np.add` float16),
-//!   lattensor gives float64 as NEP 50 does for every integer; none else.
+//! * NumPy mode is `np.result_type` with ml_dtypes' dtypes on every pair
+//!   (weak kinds as Python scalars). `np.add` can differ from
+//!   `np.result_type` (int4 + 1.0 is float16 there, float64 here and in
+//!   `np.result_type`); lattensor follows `np.result_type`.
 
 mod common;
 

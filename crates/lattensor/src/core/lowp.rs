@@ -17,7 +17,7 @@
 //! | `float8_e4m3fnuz` | 240 | NaN | `0x80` only | no |
 //! | `float8_e5m2fnuz` | 57344 | NaN | `0x80` only | no |
 //! | `float8_e8m0fnu` | 2^127 | NaN | `0xFF` | no sign, no zero |
-//! | `float4_e2m1fn` | 6 | saturates | none (NaN → ±0) | yes |
+//! | `float4_e2m1fn` | 6 | saturates | none (NaN → ∓0) | yes |
 //!
 //! `float8_e8m0fnu` has neither sign nor zero: zero and negative values become
 //! NaN, a positive value below 2^-127 becomes 2^-127, and a value halfway
@@ -191,8 +191,9 @@ impl Format {
             Nans::Ieee => s | (((self.exp_mask() << self.man_bits) | (1 << (self.man_bits - 1))) as u8),
             Nans::AllOnes => s | ((1u32 << (self.exp_bits + self.man_bits)) - 1) as u8,
             Nans::NegZero => 0x80,
-            // no NaN: NaN becomes a zero of its sign, as in ml_dtypes
-            Nans::None => s,
+            // no NaN: NaN becomes a zero of the opposite sign, as ml_dtypes 0.7
+            // converts it (+NaN → -0, -NaN → +0)
+            Nans::None => self.sign_bit() ^ s,
         }
     }
 
@@ -211,9 +212,8 @@ impl Format {
         let b = b & (((1u32 << self.bits()) - 1) as u8);
         let sign: u32 = if b & self.sign_bit() != 0 { 1 << 31 } else { 0 };
         if self.is_nan(b) {
-            // a quiet NaN of the pattern's sign (the fnuz NaN is positive, as in ml_dtypes)
-            let s = if matches!(self.nans, Nans::NegZero) { 0 } else { sign };
-            return s | 0x7fc0_0000;
+            // a quiet NaN of the pattern's sign (the fnuz NaN, 0x80, is negative), as in ml_dtypes
+            return sign | 0x7fc0_0000;
         }
         let mag = (b & !self.sign_bit()) as u32;
         let e = mag >> self.man_bits;
