@@ -128,7 +128,9 @@ macro_rules! with_lowp_dtype {
     };
 }
 
-/// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
+/// Like [`with_dtype!`] for the 14 core numeric dtypes; `$bool` is evaluated
+/// for bool and for the eight low-precision storage dtypes (which have no
+/// kernels: a `$bool` arm that refuses must name the actual dtype).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_numeric_dtype {

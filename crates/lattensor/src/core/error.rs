@@ -68,9 +68,7 @@ pub enum Error {
     },
 
     /// An op does not support a dtype (TF: "Value for attr 'T' of … is not in the list of allowed values").
-    #[error(
-        "{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input to one of them first (`x.cast(dtype)`)"
-    )]
+    #[error("{op}: dtype {dtype} is not supported; supported dtypes are {supported}. {}", cast_advice(*dtype, supported))]
     UnsupportedDType {
         /// The op.
         op: String,
@@ -122,6 +120,21 @@ pub enum Error {
     /// An I/O or file-format failure.
     #[error("{0}")]
     Io(String),
+}
+
+/// What to do about a dtype an op does not take: cast to one it does; for a
+/// low-precision storage dtype, name the cast (float32, or int8/uint8 for
+/// int4/uint4 when the op takes integers).
+fn cast_advice(dtype: DType, supported: &str) -> String {
+    if !dtype.is_low_precision() {
+        return "Cast the input to one of them first (`x.cast(dtype)`)".to_string();
+    }
+    let target = match dtype {
+        DType::I4 if supported.contains("int8") => DType::I8,
+        DType::U4 if supported.contains("uint8") => DType::U8,
+        _ => DType::F32,
+    };
+    format!("{dtype} is a storage-and-cast dtype with no compute kernels: cast it first (`x.cast(DType::{target:?})`)")
 }
 
 fn py_bool(b: bool) -> &'static str {

@@ -200,7 +200,7 @@ fn divide_untaped(a: Operand<'_>, b: Operand<'_>) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel for them).
 pub fn negative(a: &Tensor) -> Result<Tensor> {
-    if a.dtype().is_unsigned() {
+    if a.dtype().is_unsigned() || a.dtype().is_low_precision() {
         return Err(Error::UnsupportedDType {
             op: "negative".into(),
             dtype: a.dtype(),
