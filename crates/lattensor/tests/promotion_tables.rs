@@ -170,7 +170,7 @@ fn strict_mode_rule_over_all_400_pairs() {
     let mut checked = 0;
     for &a in &LatticeType::CORE {
         for &b in &LatticeType::CORE {
-            let j = join(a, b);
+            let j = join(a, b).expect("every pair of core nodes has a join");
             // Different strong dtypes are refused; a weak operand adapts only
             // when the join's dtype is the strong operand's own dtype.
             let allowed = [a, b].iter().all(|o| o.weak || o.dtype == j.dtype);

@@ -29,7 +29,7 @@ pub(crate) mod sealed {
 ///
 /// Implemented for `bool`, `u8`–`u64`, `i8`–`i64`, [`half::bf16`],
 /// [`half::f16`], `f32`, `f64`, [`Complex32`], [`Complex64`] and the eight
-/// low-precision types of [`lowp`](crate::core::lowp) ([`F8E4M3Fn`](crate::F8E4M3Fn), …); sealed.
+/// low-precision types ([`F8E4M3Fn`](crate::F8E4M3Fn), …, [`U4`](crate::U4)); sealed.
 ///
 /// ```
 /// use lattensor::Element;
