@@ -125,11 +125,9 @@ fn python_message(e: &Error) -> String {
                 "(such as `tf.promotion_mode(\"safe\")` or \"all\" instead of \"strict\")",
             ),
         // a low-precision dtype's advice names the cast (`x.cast(DType::F32)`)
-        Error::UnsupportedDType { dtype, .. } if dtype.is_low_precision() => {
-            lattensor::DType::ALL.iter().fold(msg, |m, d| {
-                m.replace(&format!("`x.cast(DType::{d:?})`"), &format!("`tf.cast(x, tf.{})`", d.name()))
-            })
-        }
+        Error::UnsupportedDType { dtype, .. } if dtype.is_low_precision() => lattensor::DType::ALL
+            .iter()
+            .fold(msg, |m, d| m.replace(&format!("`x.cast(DType::{d:?})`"), &format!("`tf.cast(x, tf.{})`", d.name()))),
         _ => msg,
     }
 }

@@ -71,9 +71,9 @@ pub use tnp as numpy;
 
 pub use crate::core::dtype::{DType, FInfo, IInfo, Kind};
 pub use crate::core::element::Element;
-pub use crate::core::lowp::{F4E2M1Fn, F8E4M3Fn, F8E4M3Fnuz, F8E5M2, F8E5M2Fnuz, F8E8M0Fnu, I4, U4};
 pub use crate::core::error::{Category, Error, Result};
 pub use crate::core::layout::{Layout, SliceArg, broadcast_shapes};
+pub use crate::core::lowp::{F4E2M1Fn, F8E4M3Fn, F8E4M3Fnuz, F8E5M2, F8E5M2Fnuz, F8E8M0Fnu, I4, U4};
 pub use crate::core::scalar::{Operand, Scalar};
 pub use crate::core::storage::{
     DEFAULT_MAX_TENSOR_BYTES, DEFAULT_STORAGE_CACHE_BYTES, max_tensor_bytes, set_max_tensor_bytes,

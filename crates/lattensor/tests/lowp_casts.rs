@@ -105,11 +105,8 @@ fn int_rule(name: &str, x: f64, from_int: bool, ml: u8, deviations: &mut usize) 
 fn check(what: &str, got: &[u8], want: &[u8], input: impl Fn(usize) -> String) {
     assert_eq!(got.len(), want.len(), "{what}: length");
     let bad: Vec<usize> = (0..got.len()).filter(|&i| got[i] != want[i]).collect();
-    let shown: Vec<String> = bad
-        .iter()
-        .take(8)
-        .map(|&i| format!("{} -> {:#04x} (ml_dtypes {:#04x})", input(i), got[i], want[i]))
-        .collect();
+    let shown: Vec<String> =
+        bad.iter().take(8).map(|&i| format!("{} -> {:#04x} (ml_dtypes {:#04x})", input(i), got[i], want[i])).collect();
     assert!(bad.is_empty(), "{what}: {} of {} differ: {}", bad.len(), got.len(), shown.join("; "));
 }
 
@@ -126,7 +123,11 @@ fn every_bit_pattern_decodes_as_ml_dtypes_does() {
         for (b, (g, w)) in got.iter().zip(want).enumerate() {
             let w = f32::from_bits(u32::from_str_radix(w.as_str().unwrap(), 16).unwrap());
             // NaN payloads differ between NaN encodings; a NaN's sign and NaN-ness must match
-            let same = if w.is_nan() { g.is_nan() && g.is_sign_negative() == w.is_sign_negative() } else { g.to_bits() == w.to_bits() };
+            let same = if w.is_nan() {
+                g.is_nan() && g.is_sign_negative() == w.is_sign_negative()
+            } else {
+                g.to_bits() == w.to_bits()
+            };
             assert!(same, "{name} pattern {b:#04x}: {g:?} (ml_dtypes {w:?})");
         }
     }
@@ -240,7 +241,8 @@ fn finite_values_convert_to_int32_as_ml_dtypes() {
         let v = values(name);
         let n = v.len();
         let bytes: Vec<u8> = (0..n as u32).map(|b| b as u8).collect();
-        let got = Tensor::from_bytes(&bytes, &[n], dtype(name)).unwrap().cast(DType::I32).unwrap().to_vec::<i32>().unwrap();
+        let got =
+            Tensor::from_bytes(&bytes, &[n], dtype(name)).unwrap().cast(DType::I32).unwrap().to_vec::<i32>().unwrap();
         let cells = d["types"][name]["to_i32"].as_array().unwrap();
         assert!(!cells.is_empty());
         for c in cells {

@@ -84,7 +84,8 @@ fn all_mode_is_the_lattice_join_and_safe_refuses_lossy_strong_operands() {
             Ok(r) => assert_eq!(Some(r), all, "{a} + {b}"),
             Err(Error::Promotion { .. }) => {
                 if let Some(r) = all {
-                    let lossy = [x, y].iter().any(|o| !o.weak && !lattensor::promote::converts_losslessly(o.dtype, r.dtype));
+                    let lossy =
+                        [x, y].iter().any(|o| !o.weak && !lattensor::promote::converts_losslessly(o.dtype, r.dtype));
                     let new = x.dtype != r.dtype && y.dtype != r.dtype;
                     assert!(lossy || new, "SAFE refused {a} + {b} → {r} without cause");
                 }

@@ -599,7 +599,10 @@ mod tests {
         assert_eq!(DType::I4.iinfo().unwrap().min, -8);
         assert_eq!(DType::U4.iinfo().unwrap().max, 15);
         let f = DType::F8E4M3Fn.finfo().unwrap();
-        assert_eq!((f.max, f.eps, f.smallest_normal, f.smallest_subnormal), (448.0, 0.125, 2f64.powi(-6), 2f64.powi(-9)));
+        assert_eq!(
+            (f.max, f.eps, f.smallest_normal, f.smallest_subnormal),
+            (448.0, 0.125, 2f64.powi(-6), 2f64.powi(-9))
+        );
         let e = DType::F8E8M0Fnu.finfo().unwrap();
         assert_eq!((e.max, e.min, e.eps), (2f64.powi(127), 2f64.powi(-127), 1.0));
         assert_eq!(DType::F4E2M1Fn.finfo().unwrap().bits, 4);

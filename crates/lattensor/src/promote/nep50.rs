@@ -147,7 +147,9 @@ fn low_precision_promote_types(a: DType, b: DType) -> DType {
             }
         }
         (Int | UInt, Int | UInt) => DType::I8, // int4 with uint4
-        (Int | UInt, _) if !hi.is_low_precision() => promote_types(if lo == DType::I4 { DType::I8 } else { DType::U8 }, hi),
+        (Int | UInt, _) if !hi.is_low_precision() => {
+            promote_types(if lo == DType::I4 { DType::I8 } else { DType::U8 }, hi)
+        }
         (Float, Int | UInt) if int4(hi) => low_precision_promote_types(hi, lo),
         (Int | UInt, Float) => {
             if lo.value_bits() <= hi.value_bits() && hi != DType::F8E8M0Fnu && hi != DType::F4E2M1Fn {
