@@ -143,7 +143,7 @@ fn html_and_svg_tables_are_well_formed() {
     let html = stdout(&["table", "--mode", "safe", "--format", "html"]);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert_well_formed(&html);
-    assert_eq!(html.matches("<td ").count(), 400);
+    assert_eq!(html.matches("<td ").count(), 784); // 28 × 28
     assert!(
         html.contains("class=\"refused\" title=\"result_type: in promotion mode SAFE"),
         "tooltips carry the refusal"
