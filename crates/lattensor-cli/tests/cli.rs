@@ -152,7 +152,7 @@ fn html_and_svg_tables_are_well_formed() {
     let svg = stdout(&["table", "--format", "svg", "--mode", "strict"]);
     assert!(svg.starts_with("<svg"));
     assert_well_formed(&svg);
-    assert_eq!(svg.matches("<rect class=").count(), 400 + 3);
+    assert_eq!(svg.matches("<rect class=").count(), 784 + 3);
 }
 
 #[test]
