@@ -15,6 +15,9 @@ fn patterns(d: DType) -> Tensor {
     Tensor::from_bytes(&bytes, &[n / 4, 4], d).unwrap()
 }
 
+type Unary = fn(&Tensor) -> lattensor::Result<Tensor>;
+type Binary = fn(&Tensor, &Tensor) -> lattensor::Result<Tensor>;
+
 fn no_panic<T>(what: &str, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| panic!("{what} panicked"))
 }
@@ -94,7 +97,7 @@ fn display_shows_values_with_the_dtype() {
 fn computing_ops_refuse_them_with_the_cast_to_write() {
     for d in DType::LOW_PRECISION {
         let x = patterns(d);
-        let unary: [(&str, fn(&Tensor) -> lattensor::Result<Tensor>); 10] = [
+        let unary: [(&str, Unary); 10] = [
             ("exp", ops::exp),
             ("negative", ops::negative),
             ("abs", ops::abs),
@@ -118,7 +121,7 @@ fn computing_ops_refuse_them_with_the_cast_to_write() {
             assert!(msg.contains(name) && msg.contains(d.name()), "{name}({d}): {msg}");
             assert!(msg.contains("x.cast(DType::"), "{name}({d}): {msg}");
         }
-        let binary: [(&str, fn(&Tensor, &Tensor) -> lattensor::Result<Tensor>); 6] = [
+        let binary: [(&str, Binary); 6] = [
             ("add", |a, b| ops::add(a, b)),
             ("multiply", |a, b| ops::multiply(a, b)),
             ("maximum", |a, b| ops::maximum(a, b)),

@@ -1,5 +1,5 @@
 //! Promotion with the eight low-precision dtypes against JAX 0.10 and NumPy
-//! + ml_dtypes 0.7 (`tests/data/lowp_promotion.json`, made by
+//! with ml_dtypes 0.7 (`tests/data/lowp_promotion.json`, made by
 //! `scripts/golden/lowp_promotion.py`), on every pair of lattice nodes with
 //! at least one low-precision dtype (384 pairs).
 //!

@@ -235,7 +235,7 @@ impl Format {
         while sig >> (lead + 1) != 0 {
             lead += 1;
         }
-        let e32 = exp + lead as i32; // the value is in [2^e32, 2^(e32+1))
+        let e32 = exp + lead; // the value is in [2^e32, 2^(e32+1))
         let frac = (sig & ((1 << lead) - 1)) << (23 - lead);
         if e32 >= -126 {
             sign | (((e32 + 127) as u32) << 23) | frac

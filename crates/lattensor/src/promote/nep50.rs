@@ -131,9 +131,9 @@ fn low_precision_promote_types(a: DType, b: DType) -> DType {
     match (lo.kind(), hi.kind()) {
         // a 4-bit integer with a core integer: NEP 50's rule with 4-bit widths
         (Int | UInt, Int | UInt) if !hi.is_low_precision() => {
-            if lo.is_unsigned() == hi.is_unsigned() {
-                hi
-            } else if hi.value_bits() >= lo.value_bits() && !hi.is_unsigned() {
+            // same signedness, or a signed type that holds the unsigned 4 bits
+            let same = lo.is_unsigned() == hi.is_unsigned();
+            if same || (hi.value_bits() >= lo.value_bits() && !hi.is_unsigned()) {
                 hi
             } else if lo.is_unsigned() {
                 DType::I8
