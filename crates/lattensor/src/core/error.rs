@@ -48,7 +48,7 @@ pub enum Error {
     /// The active promotion mode refuses to combine two operands.
     #[error(
         "{op}: in promotion mode {mode}, implicit dtype promotion between ({}, weak={}) and ({}, weak={}) is disallowed{reason}. \
-         Cast an operand explicitly (e.g. `x.cast(DType::{:?})`), pass an explicit dtype, or relax the promotion mode{relax}",
+         Cast an operand explicitly (e.g. `x.cast(DType::{:?})`){relax}",
         left.dtype, py_bool(left.weak), right.dtype, py_bool(right.weak), suggestion.dtype,
         relax = relax_hint(*mode)
     )]
@@ -141,11 +141,15 @@ fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
 
+/// The end of a promotion refusal's advice: relaxing the mode helps in Safe
+/// and Strict; ALL refuses only pairs that have no join, where it cannot.
 fn relax_hint(mode: PromotionMode) -> &'static str {
     match mode {
-        PromotionMode::Safe => " (such as from Safe to All)",
-        PromotionMode::Strict => " (such as from Strict to Safe or All)",
-        _ => "",
+        PromotionMode::Safe => ", pass an explicit dtype, or relax the promotion mode (such as from Safe to All)",
+        PromotionMode::Strict => {
+            ", pass an explicit dtype, or relax the promotion mode (such as from Strict to Safe or All)"
+        }
+        _ => " or pass an explicit dtype",
     }
 }
 

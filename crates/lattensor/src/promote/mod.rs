@@ -342,7 +342,7 @@ impl fmt::Display for Explanation {
             Some(j) => writeln!(f, "lattice join: {j}")?,
             None => writeln!(f, "lattice join: none (no dtype is above all operands)")?,
         }
-        for p in &self.paths {
+        for p in self.paths.iter().filter(|p| !p.is_empty()) {
             let chain: Vec<String> = p.iter().map(|t| t.short_name()).collect();
             writeln!(f, "  {}", chain.join(" -> "))?;
         }
