@@ -867,3 +867,19 @@ def __array_function__(self, func, types, args, kwargs):
 for _cls in (Tensor, Variable):
     _cls.__array_ufunc__ = __array_ufunc__
     _cls.__array_function__ = __array_function__
+
+
+# ---------------------------------------------------------------------------
+# dtypes: NumPy reads a lattensor DType as its NumPy dtype
+# ---------------------------------------------------------------------------
+
+
+def _np_dtype(self):
+    """The NumPy dtype (``np.dtype(lattensor.float32)`` and ``dtype=lattensor.int8``
+    keywords of NumPy functions read it; bfloat16 is ml_dtypes')."""
+    return _np.dtype(self.as_numpy_dtype)
+
+
+_C.DType.dtype = property(_np_dtype)
+_C.DType.kind = property(lambda self: _np_dtype(self).kind, doc="NumPy's kind character ('b', 'i', 'u', 'f', 'c'; 'V' for bfloat16).")
+_C.DType.itemsize = property(lambda self: _np_dtype(self).itemsize, doc="Bytes per element, as NumPy's ``dtype.itemsize``.")
