@@ -624,14 +624,6 @@ def _einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize
     return lattensor.einsum(operands[0], *xs)
 
 
-@_implements(_np.matmul)
-def _matmul_fn(x1, x2, /, out=None, **kwargs):
-    _refuse_out("numpy.matmul", out)
-    if kwargs:
-        raise _Fallback
-    return _matmul(x1, x2)
-
-
 @_implements(_np.dot)
 def _dot(a, b, out=None):
     _refuse_out("numpy.dot", out)

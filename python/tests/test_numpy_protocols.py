@@ -219,11 +219,16 @@ def test_empty_like_has_the_shape_and_dtype_asked_for():
                                                       "tensordot", "einsum", "take", "where", "broadcast_to", "reshape",
                                                       "transpose", "squeeze", "expand_dims", "astype", "empty_like",
                                                       "ones_like", "zeros_like", "full_like", "nansum", "nanmean",
-                                                      "nanmax", "nanmin", "nanvar", "nanstd", "nanprod", "matmul",
+                                                      "nanmax", "nanmin", "nanvar", "nanstd", "nanprod",
                                                       "result_type")))
 def test_the_functions_dask_calls_on_chunks_are_mapped(name):
     # mapped (on lattensor's kernels, recorded on tapes), not a host fall-back
     assert getattr(np, name) in proto.HANDLED_FUNCTIONS
+
+
+def test_the_ufuncs_dask_calls_on_chunks_are_mapped():
+    assert {"add", "multiply", "matmul", "exp", "sqrt", "maximum", "equal"} <= proto.HANDLED_UFUNCS
+    assert {"add", "multiply", "maximum", "minimum"} <= proto.HANDLED_UFUNC_METHODS["reduce"]
 
 
 def test_mapped_calls_do_not_fall_back(monkeypatch):
