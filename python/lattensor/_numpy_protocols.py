@@ -875,3 +875,4 @@ def _np_dtype(self):
 _C.DType.dtype = property(_np_dtype)
 _C.DType.kind = property(lambda self: _np_dtype(self).kind, doc="NumPy's kind character ('b', 'i', 'u', 'f', 'c'; 'V' for bfloat16).")
 _C.DType.itemsize = property(lambda self: _np_dtype(self).itemsize, doc="Bytes per element, as NumPy's ``dtype.itemsize``.")
+_C.DType.type = property(lambda self: _np_dtype(self).type, doc="NumPy's scalar type (``numpy.float32``), as ``dtype.type``.")

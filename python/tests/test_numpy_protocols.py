@@ -441,3 +441,44 @@ def test_einsum_and_tensordot_gradients():
     # d/da sum(a @ b) = ones @ b.T, twice
     want = 2 * np.ones((3, 3), np.float32) @ F32
     np.testing.assert_allclose(np.asarray(tape.gradient(y, a)), want, rtol=1e-5)
+
+
+# ---- drawn inputs: reductions over any axis of any shape ---------------------------
+
+hyp = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+DRAWN_DTYPES = ["int8", "int32", "int64", "uint8", "uint32", "float32", "float64", "bool"]
+REDUCTIONS = ["sum", "prod", "max", "min", "mean", "var", "std", "any", "all", "argmax", "argmin", "cumsum", "cumprod"]
+
+
+@st.composite
+def reduction_inputs(draw):
+    dtype = draw(st.sampled_from(DRAWN_DTYPES))
+    elements = st.integers(-3, 3) if dtype[0] in "iu" else None
+    if dtype.startswith("u"):
+        elements = st.integers(0, 3)
+    if dtype.startswith("f"):
+        elements = st.floats(-4, 4, width=int(dtype[-2:]))
+    a = draw(hnp.arrays(np.dtype(dtype), hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4), elements=elements))
+    name = draw(st.sampled_from(REDUCTIONS))
+    if name in ("argmax", "argmin", "cumsum", "cumprod"):
+        axis = draw(st.none() | st.integers(-a.ndim, a.ndim - 1))
+        kwargs = {"axis": axis}
+        if name.startswith("arg"):
+            kwargs["keepdims"] = draw(st.booleans()) if axis is not None else False
+    else:
+        axis = draw(st.none() | st.integers(-a.ndim, a.ndim - 1) | st.just(tuple(range(a.ndim))))
+        kwargs = {"axis": axis, "keepdims": draw(st.booleans())}
+    return name, a, kwargs
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(reduction_inputs())
+def test_drawn_reductions_match_numpy(case):
+    name, a, kwargs = case
+    fn = getattr(np, name)
+    got, want = run(fn, a, **kwargs)
+    check(got, want, rtol=1e-4 if a.dtype == np.float32 else None)
