@@ -22,8 +22,9 @@ What a call returns:
 Promotion follows ``lattensor.array_api``: NumPy arrays and NumPy scalars are
 strong tensors of their dtype, Python scalars are weak, and mixed kinds meet in
 the lattice (``int64`` with ``float32`` is ``float32``, where NumPy says
-``float64``). Tensors are immutable: ``out=`` (other than ``None``) and
-``ufunc.at`` raise ``TypeError``.
+``float64``). Tensors are immutable: an ``out=`` tensor and ``ufunc.at`` on a
+tensor raise ``TypeError``; an ``out=`` NumPy array (``ndarray += tensor``) is
+NumPy's to write into, so NumPy computes that call.
 """
 
 from __future__ import annotations
@@ -122,14 +123,24 @@ def _from_numpy(obj):
     return obj
 
 
+class _NumpyOut(_Fallback):
+    """Raised for an ``out=`` of NumPy arrays: NumPy computes into them."""
+
+
 def _refuse_out(name, out):
-    """Tensors are immutable, so NumPy's ``out=`` cannot be honoured."""
+    """``out=``: tensors are immutable, so a tensor (or anything but a NumPy array)
+    is refused with ``TypeError``; NumPy arrays (``ndarray += tensor``) are left to
+    NumPy, which writes into them."""
     outs = out if isinstance(out, tuple) else (out,)
-    if any(o is not None for o in outs):
-        raise TypeError(
-            f"{name}: argument 'out' must be None: lattensor tensors are immutable; "
-            f"use the returned value (or np.asarray(t) to work on a NumPy copy)"
-        )
+    given = [o for o in outs if o is not None]
+    if not given:
+        return
+    if all(type(o) is _np.ndarray for o in given):
+        raise _NumpyOut
+    raise TypeError(
+        f"{name}: argument 'out' must be None or a NumPy array, got {type(given[0]).__name__}: "
+        f"lattensor tensors are immutable; use the returned value"
+    )
 
 
 def _int(v):
@@ -284,12 +295,19 @@ def _ufunc_outer(ufunc, inputs, kwargs):
 def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: ``np.exp(t)``, ``np.add(t, 1)``, ``ndarray + t``, ``np.add.reduce(t)``
     run on lattensor's kernels (``HANDLED_UFUNCS``); other ufuncs and keywords
-    fall back to NumPy on the host data and return tensors. ``out=`` raises
-    ``TypeError`` (tensors are immutable)."""
+    fall back to NumPy on the host data and return tensors. An ``out=`` tensor
+    raises ``TypeError`` (tensors are immutable); ``out=`` NumPy arrays are
+    NumPy's to fill."""
     label = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
-    _refuse_out(label, kwargs.pop("out", None))
+    try:
+        _refuse_out(label, kwargs.get("out"))
+    except _NumpyOut:  # ``ndarray += tensor``: NumPy writes into its own array
+        return getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs))
+    kwargs.pop("out", None)
     if method == "at":
-        raise TypeError(f"{label}: lattensor tensors are immutable, so ufunc.at cannot update one in place")
+        if isinstance(inputs[0], (Tensor, Variable)):
+            raise TypeError(f"{label}: lattensor tensors are immutable, so ufunc.at cannot update one in place")
+        return getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs))  # updates a NumPy array
     for x in inputs:
         if not isinstance(x, (Tensor, Variable, _np.ndarray, _np.generic, list, tuple) + _SCALARS):
             if getattr(type(x), "__array_ufunc__", None) is not None:
@@ -846,13 +864,14 @@ def __array_function__(self, func, types, args, kwargs):
     if not _b.all(issubclass(t, _OURS) for t in types):
         return NotImplemented
     impl = _FUNCTIONS.get(func)
-    if impl is not None:
-        try:
+    try:
+        _refuse_out(f"numpy.{func.__name__}", kwargs.get("out"))
+        if impl is not None:
             return impl(*args, **kwargs)
-        except _Fallback:
-            pass
-    if "out" in kwargs:
-        _refuse_out(f"numpy.{func.__name__}", kwargs["out"])
+    except _NumpyOut:  # ``out=`` NumPy arrays: NumPy computes into them and returns them
+        return func(*_to_numpy(args), **_to_numpy(kwargs))
+    except _Fallback:
+        pass
     return _from_numpy(func(*_to_numpy(args), **_to_numpy(kwargs)))
 
 

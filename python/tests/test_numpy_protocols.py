@@ -295,21 +295,52 @@ def test_result_type_is_the_lattice_as_a_numpy_dtype():
 @pytest.mark.parametrize(
     "call",
     [
-        lambda t: np.add(t, 1, out=np.empty((3, 4))),
-        lambda t: np.exp(t, out=(np.empty((3, 4)),)),
         lambda t: np.add(t, 1, out=t),
-        lambda t: np.add.reduce(t, out=np.empty(4)),
-        lambda t: np.sum(t, out=np.empty(())),
-        lambda t: np.mean(t, axis=0, out=np.empty(4)),
-        lambda t: np.cumsum(t, out=np.empty(12)),
-        lambda t: np.concatenate([t, t], out=np.empty((6, 4))),
-        lambda t: np.nanmax(t, out=np.empty(())),
-        lambda t: np.percentile(t, 50, out=np.empty(())),  # a fall-back function refuses it too
+        lambda t: np.exp(t, out=(t,)),
+        lambda t: np.add.reduce(t, out=lt.constant(np.zeros(4))),
+        lambda t: np.sum(t, out=lt.constant(np.float64(0))),
+        lambda t: np.mean(t, axis=0, out=lt.Variable(np.zeros(4))),
+        lambda t: np.cumsum(t, out=[0.0] * 12),
+        lambda t: np.concatenate([t, t], out=t),
+        lambda t: np.nanmax(t, out=t),
+        lambda t: np.percentile(t, 50, out=t),  # a fall-back function refuses it too
     ],
 )
-def test_out_is_refused_with_a_type_error(call):
-    with pytest.raises(TypeError, match="argument 'out' must be None: lattensor tensors are immutable"):
+def test_an_out_tensor_is_refused_with_a_type_error(call):
+    with pytest.raises(TypeError, match="argument 'out' must be None or a NumPy array, got .*: lattensor tensors are immutable"):
         call(xp.asarray(F64))
+
+
+@pytest.mark.parametrize(
+    "call,want",
+    [
+        (lambda t, o: np.add(t, 1, out=o), F64 + 1),
+        (lambda t, o: np.exp(t, out=(o,)), np.exp(F64)),
+        (lambda t, o: np.multiply(np.ones((3, 4)), t, out=o), F64),
+    ],
+)
+def test_an_out_numpy_array_is_filled_by_numpy(call, want):
+    out = np.zeros((3, 4))
+    r = call(xp.asarray(F64), out)
+    assert r is out
+    np.testing.assert_allclose(out, want)
+
+
+def test_ndarray_in_place_operators_write_into_the_ndarray():
+    a = np.ones((3, 4))
+    a += xp.asarray(F64)
+    np.testing.assert_allclose(a, 1 + F64)
+    a *= xp.asarray(F64)
+    np.testing.assert_allclose(a, (1 + F64) * F64)
+
+
+def test_functions_fill_out_numpy_arrays():
+    out = np.zeros(4)
+    assert np.sum(xp.asarray(F64), axis=0, out=out) is out
+    np.testing.assert_allclose(out, F64.sum(axis=0))
+    out = np.zeros((6, 4))
+    assert np.concatenate([xp.asarray(F64), F64], out=out) is out
+    np.testing.assert_allclose(out, np.concatenate([F64, F64]))
 
 
 def test_out_none_is_accepted():
@@ -317,9 +348,12 @@ def test_out_none_is_accepted():
     check(np.sum(xp.asarray(F64), out=None), np.sum(F64))
 
 
-def test_ufunc_at_is_refused():
+def test_ufunc_at_is_refused_on_a_tensor_and_updates_a_numpy_array():
     with pytest.raises(TypeError, match=r"numpy\.add\.at: lattensor tensors are immutable"):
         np.add.at(xp.asarray(F64), [0], 1)
+    a = np.zeros(3)
+    np.add.at(a, [0, 0, 2], xp.asarray(np.array([1.0, 2.0, 3.0])))
+    np.testing.assert_array_equal(a, [3.0, 0.0, 3.0])
 
 
 # ---- the fall-back to NumPy ------------------------------------------------------
