@@ -194,6 +194,12 @@ _BOOL_RESULT = {"equal", "not_equal", "less", "less_equal", "greater", "greater_
                 "logical_and", "logical_or", "logical_xor", "logical_not", "isnan", "isinf",
                 "isfinite", "signbit"}
 _LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
+_BOOL_AS_LOGICAL = {"add": _xp.logical_or, "multiply": _xp.logical_and,
+                    "maximum": _xp.logical_or, "minimum": _xp.logical_and}
+
+
+def _is_bool(a):
+    return a.dtype == _C.bool if isinstance(a, Tensor) else isinstance(a, _b.bool)
 
 #: ufunc names that run on lattensor's kernels when called (``np.add(t, 1)``).
 HANDLED_UFUNCS = frozenset(_UNARY) | frozenset(_BINARY) | {"matmul"}
@@ -252,6 +258,8 @@ def _call_ufunc(ufunc, inputs, kwargs):
     if len(args) == 2 and name in _BINARY:
         if not any(isinstance(a, Tensor) for a in args):
             raise _Fallback
+        if name in _BOOL_AS_LOGICAL and all(_is_bool(a) for a in args):
+            return _BOOL_AS_LOGICAL[name](*args)  # NumPy's bool + bool is "or", bool * bool is "and"
         return _BINARY[name](*args)
     raise _Fallback
 

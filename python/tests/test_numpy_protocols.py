@@ -281,6 +281,37 @@ def test_lattice_differences_from_numpy(fn, a, b, lattice, numpy):
     np.testing.assert_allclose(np.asarray(got, np.float64), want.astype(np.float64), rtol=2e-3)
 
 
+ALL_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+              "float16", "float32", "float64", "complex64", "complex128"]
+
+
+def _lattice_add(a, b):
+    """NumPy's dtype for ``a + b``, except that an integer with a float or complex
+    dtype gives that float or complex dtype (the lattice; NumPy widens it to hold
+    the integer's range)."""
+    ints = [d for d in (a, b) if d[0] in "iu"]
+    inexact = [d for d in (a, b) if d[0] in "fc"]
+    if ints and inexact:
+        return inexact[0]
+    return str(np.result_type(a, b))
+
+
+@pytest.mark.parametrize("a", ALL_DTYPES)
+def test_binary_promotion_over_every_dtype_pair(a):
+    for b in ALL_DTYPES:
+        x, y = np.array([1, 0], a), np.array([1, 1], b)
+        got = np.add(xp.asarray(x), xp.asarray(y))
+        assert got.dtype.name == _lattice_add(a, b), (a, b, got.dtype)
+        np.testing.assert_array_equal(np.asarray(got), np.add(x, y).astype(got.dtype.as_numpy_dtype))
+
+
+def test_bool_arithmetic_is_numpy_logic():
+    p, q = np.array([True, True, False, False]), np.array([True, False, True, False])
+    for fn in (np.add, np.multiply, np.maximum, np.minimum):
+        check(fn(xp.asarray(p), xp.asarray(q)), fn(p, q))
+    check(np.add(xp.asarray(p), True), np.add(p, True))
+
+
 def test_result_type_is_the_lattice_as_a_numpy_dtype():
     assert np.result_type(xp.asarray(I64), np.float32) == np.dtype("float32")
     assert np.result_type(xp.asarray(I8), 1) == np.dtype("int8")
