@@ -123,6 +123,10 @@ def _from_numpy(obj):
     return obj
 
 
+def _outs(out):
+    return out if isinstance(out, tuple) else (out,)
+
+
 class _NumpyOut(_Fallback):
     """Raised for an ``out=`` of NumPy arrays: NumPy computes into them."""
 
@@ -131,8 +135,7 @@ def _refuse_out(name, out):
     """``out=``: tensors are immutable, so a tensor (or anything but a NumPy array)
     is refused with ``TypeError``; NumPy arrays (``ndarray += tensor``) are left to
     NumPy, which writes into them."""
-    outs = out if isinstance(out, tuple) else (out,)
-    given = [o for o in outs if o is not None]
+    given = [o for o in _outs(out) if o is not None]
     if not given:
         return
     if all(type(o) is _np.ndarray for o in given):
@@ -200,6 +203,7 @@ _BOOL_AS_LOGICAL = {"add": _xp.logical_or, "multiply": _xp.logical_and,
 
 def _is_bool(a):
     return a.dtype == _C.bool if isinstance(a, Tensor) else isinstance(a, _b.bool)
+
 
 #: ufunc names that run on lattensor's kernels when called (``np.add(t, 1)``).
 HANDLED_UFUNCS = frozenset(_UNARY) | frozenset(_BINARY) | {"matmul"}
@@ -306,6 +310,10 @@ def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     fall back to NumPy on the host data and return tensors. An ``out=`` tensor
     raises ``TypeError`` (tensors are immutable); ``out=`` NumPy arrays are
     NumPy's to fill."""
+    for x in inputs + tuple(o for o in _outs(kwargs.get("out")) if o is not None):
+        if not isinstance(x, (Tensor, Variable, _np.ndarray, _np.generic, list, tuple) + _SCALARS):
+            if getattr(type(x), "__array_ufunc__", None) is not None:
+                return NotImplemented  # another array library decides
     label = f"numpy.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
     try:
         _refuse_out(label, kwargs.get("out"))
@@ -316,10 +324,6 @@ def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if isinstance(inputs[0], (Tensor, Variable)):
             raise TypeError(f"{label}: lattensor tensors are immutable, so ufunc.at cannot update one in place")
         return getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs))  # updates a NumPy array
-    for x in inputs:
-        if not isinstance(x, (Tensor, Variable, _np.ndarray, _np.generic, list, tuple) + _SCALARS):
-            if getattr(type(x), "__array_ufunc__", None) is not None:
-                return NotImplemented  # another array library decides
     try:
         if method == "__call__":
             return _call_ufunc(ufunc, inputs, dict(kwargs))

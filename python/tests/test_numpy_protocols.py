@@ -463,6 +463,7 @@ def test_other_array_libraries_are_handed_the_call():
     t = xp.asarray(F64)
     assert np.add(t, _Foreign()) == ("foreign ufunc", "add")
     assert np.concatenate([t, _Foreign()]) == ("foreign function", "concatenate")
+    assert np.add(t, 1, out=_Foreign()) == ("foreign ufunc", "add")
 
 
 # ---- variables and gradients -----------------------------------------------------
