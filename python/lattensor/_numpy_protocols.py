@@ -379,6 +379,15 @@ def _half_safe(fn, x, **kw):
     return fn(x, **kw)
 
 
+def _accumulator(x, dtype):
+    """``(x, dtype)`` for the namespace's ``dtype=`` keyword, which takes the
+    standard's dtypes: a float16 / bfloat16 accumulator is a cast of ``x`` first."""
+    dtype = _dtype_kw(dtype)
+    if dtype in (_C.float16, _C.bfloat16):
+        return (_C.cast(x, dtype) if x.dtype != dtype else x), None
+    return x, dtype
+
+
 def _exactly(r, dtype):
     """``r`` in the asked-for ``dtype`` (the integer kernels widen small accumulators)."""
     dtype = _dtype_kw(dtype)
@@ -388,8 +397,8 @@ def _exactly(r, dtype):
 def _sum_like(fn, name):
     def impl(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
         _refuse_out(f"numpy.{name}", out)
-        x = _plain(name, a, where, (initial,))
-        return _exactly(fn(x, axis=_axis(axis), dtype=_dtype_kw(dtype), keepdims=_keep(keepdims)), dtype)
+        x, acc = _accumulator(_plain(name, a, where, (initial,)), dtype)
+        return _exactly(fn(x, axis=_axis(axis), dtype=acc, keepdims=_keep(keepdims)), dtype)
 
     return impl
 
@@ -472,10 +481,10 @@ _implements(_np.argmin)(_arg(_xp.argmin, "argmin"))
 def _cum(fn, name):
     def impl(a, axis=None, dtype=None, out=None):
         _refuse_out(f"numpy.{name}", out)
-        x = _strict_tensor(a)
+        x, acc = _accumulator(_strict_tensor(a), dtype)
         if axis is None:
             x, axis = _xp.reshape(x, (-1,)), 0
-        return _exactly(fn(x, axis=_int(axis), dtype=_dtype_kw(dtype)), dtype)
+        return _exactly(fn(x, axis=_int(axis), dtype=acc), dtype)
 
     return impl
 
@@ -509,7 +518,8 @@ def _nan_sum_like(fn, fill, name):
         x, floating = _nan_input(name, a, where, (initial,))
         if floating:
             x = _xp.where(_xp.isnan(x), fill, x)
-        return _exactly(fn(x, axis=_axis(axis), dtype=_dtype_kw(dtype), keepdims=_keep(keepdims)), dtype)
+        x, acc = _accumulator(x, dtype)
+        return _exactly(fn(x, axis=_axis(axis), dtype=acc, keepdims=_keep(keepdims)), dtype)
 
     return impl
 
@@ -524,9 +534,10 @@ def _nan_cum(fn, fill, name):
         x, floating = _nan_input(name, a)
         if floating:
             x = _xp.where(_xp.isnan(x), fill, x)
+        x, acc = _accumulator(x, dtype)
         if axis is None:
             x, axis = _xp.reshape(x, (-1,)), 0
-        return _exactly(fn(x, axis=_int(axis), dtype=_dtype_kw(dtype)), dtype)
+        return _exactly(fn(x, axis=_int(axis), dtype=acc), dtype)
 
     return impl
 

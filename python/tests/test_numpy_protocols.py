@@ -133,9 +133,11 @@ FUNCTION_CASES = [
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("sum", "prod") for k, a, kw in (
         ("f64", F64, {}), ("i8", I8, {}), ("u8", U8, {}), ("bool", B, {}), ("f16", F16, {}), ("c128", C128, {}),
         ("axis", F64, {"axis": 0}), ("axes", F64, {"axis": (0, 1), "keepdims": True}),
-        ("dtype", I8, {"axis": 1, "dtype": np.float64}), ("keepdims", F32, {"axis": -1, "keepdims": True}))],
+        ("dtype", I8, {"axis": 1, "dtype": np.float64}), ("keepdims", F32, {"axis": -1, "keepdims": True}),
+        ("dtype-f16", I8, {"dtype": np.float16}))],
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("max", "min", "amax", "amin") for k, a, kw in (
-        ("f64", F64, {}), ("i8", I8, {"axis": 0}), ("bool", B, {"axis": 1, "keepdims": True}), ("u8", U8, {"axis": (0, 1)}))],
+        ("f64", F64, {}), ("i8", I8, {"axis": 0}), ("bool", B, {"axis": 1, "keepdims": True}), ("u8", U8, {"axis": (0, 1)}),
+        ("f16", F16, {"axis": 0}))],
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("mean", "var", "std") for k, a, kw in (
         ("f64", F64, {}), ("f32", F32, {"axis": 0}), ("i8", I8, {"axis": 1, "keepdims": True}), ("bool", B, {}),
         ("f16", F16, {}), ("dtype", F32, {"dtype": np.float64}), ("axes", F64, {"axis": (0, 1), "keepdims": True}))],
@@ -145,10 +147,12 @@ FUNCTION_CASES = [
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("any", "all") for k, a, kw in (
         ("bool", B, {}), ("int", I8, {"axis": 0}), ("float", F64, {"axis": 1, "keepdims": True}))],
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("argmax", "argmin") for k, a, kw in (
-        ("f64", F64, {}), ("i8-axis", I8, {"axis": 1}), ("keepdims", F32, {"axis": 0, "keepdims": True}))],
+        ("f64", F64, {}), ("i8-axis", I8, {"axis": 1}), ("keepdims", F32, {"axis": 0, "keepdims": True}),
+        ("f16", F16, {"axis": 1}))],
     *[(f"{n}-{k}", getattr(np, n), (a,), kw) for n in ("cumsum", "cumprod") for k, a, kw in (
         ("f64", F64, {}), ("i8", I8, {"axis": 1}), ("bool", B, {"axis": 0}), ("u8", U8, {"axis": 0}),
-        ("dtype", I8, {"axis": 0, "dtype": np.float32}))],
+        ("dtype", I8, {"axis": 0, "dtype": np.float32}), ("f16", F16, {"axis": 1}),
+        ("dtype-f16", I8, {"axis": 0, "dtype": np.float16}))],
     # NaN-ignoring reductions
     *[(f"{n}", getattr(np, n), (NAN,), {}) for n in (
         "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd", "nancumsum", "nancumprod")],
