@@ -383,7 +383,7 @@ def _accumulator(x, dtype):
     """``(x, dtype)`` for the namespace's ``dtype=`` keyword, which takes the
     standard's dtypes: a float16 / bfloat16 accumulator is a cast of ``x`` first."""
     dtype = _dtype_kw(dtype)
-    if dtype in (_C.float16, _C.bfloat16):
+    if dtype is not None and dtype in (_C.float16, _C.bfloat16):  # (None == DType asks NumPy: slow)
         return (_C.cast(x, dtype) if x.dtype != dtype else x), None
     return x, dtype
 
