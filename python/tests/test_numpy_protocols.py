@@ -552,3 +552,13 @@ def test_drawn_reductions_match_numpy(case):
     fn = getattr(np, name)
     got, want = run(fn, a, **kwargs)
     check(got, want, rtol=1e-4 if a.dtype == np.float32 else None)
+
+
+def test_numpy_calls_follow_the_promotion_mode():
+    i32, f32 = xp.asarray(I32), xp.asarray(F32)
+    assert np.add(i32, f32).dtype == lt.float32
+    with lt.promotion_mode("safe"):
+        with pytest.raises(TypeError, match="disallowed|refuse|promotion"):
+            np.add(i32, f32)
+        with pytest.raises(TypeError):
+            np.ones((3, 4), np.float32) + i32  # the ndarray's operator goes through the protocol too
