@@ -19,6 +19,18 @@ def _numpy_dtype(self):
     return np.dtype(self.as_numpy_dtype)
 
 
+# The NumPy dtype attributes code written for NumPy dtypes reads (Dask reads
+# `x.dtype.itemsize`, `.kind` and `.type` of an array's dtype).
+_DELEGATED = ("itemsize", "kind", "type", "char", "str", "byteorder", "alignment", "num", "descr", "isnative")
+
+
+def _delegate(attr):
+    return property(lambda self: getattr(_numpy_dtype(self), attr), doc=f"``numpy.dtype.{attr}`` of this dtype.")
+
+
 def install() -> None:
-    """Gives ``lattensor.DType`` its ``dtype`` property."""
+    """Gives ``lattensor.DType`` its ``dtype`` property and NumPy's dtype attributes."""
     _C.DType.dtype = property(_numpy_dtype)
+    for attr in _DELEGATED:
+        if not hasattr(_C.DType, attr):
+            setattr(_C.DType, attr, _delegate(attr))

@@ -69,7 +69,8 @@ class CliCluster:
         for i in range(self.n_workers):
             self.add_worker(log=f"worker{i}.log")
         self.client = distributed.Client(scheduler_file=self.scheduler_file, timeout=START_TIMEOUT, set_as_default=False)
-        self.client.wait_for_workers(self.n_workers, timeout=START_TIMEOUT)
+        if self.n_workers:
+            self.client.wait_for_workers(self.n_workers, timeout=START_TIMEOUT)
         return self
 
     def add_worker(self, env=None, log="worker-extra.log"):

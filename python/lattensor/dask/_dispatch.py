@@ -2,18 +2,20 @@
 
 Dask looks these up by the type of a chunk (``dask.array.dispatch``), as it
 does for CuPy and ``sparse``: concatenating blocks, ``take``, ``tensordot``,
-``einsum``, empty blocks, the element counts of ``mean``/``var``,
-``divide``, percentiles and the conversion to NumPy. Each one computes with
-lattensor's own ops on lattensor tensors, so chunks keep their dtype and
-weakness and promote through the lattice; none of them converts a chunk to
-NumPy behind the caller's back (``percentile`` runs NumPy on the host data,
-as ``lattensor.array_api``'s host paths do, and returns lattensor tensors).
+``einsum``, empty blocks, ``divide``, percentiles and the conversion to
+NumPy. Each one computes with lattensor's own ops on lattensor tensors, so
+chunks keep their dtype and weakness and promote through the lattice; none of
+them converts a chunk to NumPy behind the caller's back. The exceptions are
+host-side bookkeeping: the element counts of ``mean``/``var``/``std`` are NumPy
+arrays, as Dask makes them for ``sparse`` chunks (Dask assigns into them), and
+``percentile`` runs NumPy on the host data, as ``lattensor.array_api``'s host
+paths do, returning lattensor values.
 """
 
 from __future__ import annotations
 
-import math
 
+import ml_dtypes
 import numpy as np
 
 from lattensor import _lattensor as _C
@@ -78,39 +80,32 @@ def divide(a, b, dtype=None):
     return out
 
 
-def numel(x, **kwargs):
-    """How many elements a reduction over ``axis`` sees, as a lattensor tensor
-    of ``dtype`` (float64 by default), shaped as the reduction's result."""
-    return _count(x.shape, None, **kwargs)
-
-
 def nannumel(x, **kwargs):
-    """How many non-NaN elements a reduction over ``axis`` sees."""
-    x = _tensor(x)
-    dtype = _C.as_dtype(kwargs.pop("dtype", None) or "float64")
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        return _count(x.shape, None, dtype=dtype, **kwargs)
-    present = _C.cast(xp.logical_not(xp.isnan(x)), dtype)
-    return xp.sum(present, axis=_axes(kwargs.get("axis")), keepdims=bool(kwargs.get("keepdims", False)))
+    """How many non-NaN elements a reduction over ``axis`` sees, as a NumPy
+    array (Dask writes into the counts; tensors are immutable)."""
+    a = np.asarray(x)
+    if kwargs.get("dtype") is not None and np.dtype(kwargs["dtype"]) in _LOW:
+        kwargs["dtype"] = np.float32
+    return np.sum(~np.isnan(a), **kwargs) if a.dtype.kind in "fcV" else backends_numel(a, **kwargs)
 
 
-def _axes(axis):
-    if axis is None:
-        return None
-    return tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+def numel(x, **kwargs):
+    """How many elements a reduction over ``axis`` sees, as a NumPy array
+    (Dask writes into the counts; tensors are immutable). Counts asked for in
+    float16 or bfloat16 are float32, exact to 2**24 (a bfloat16 count is
+    already inexact above 256)."""
+    if kwargs.get("dtype") is not None and np.dtype(kwargs["dtype"]) in _LOW:
+        kwargs["dtype"] = np.float32
+    return backends_numel(x, **kwargs)
 
 
-def _count(shape, _unused, axis=None, keepdims=False, dtype=None, **kwargs):
-    del kwargs
-    dtype = _C.as_dtype(dtype if dtype is not None else "float64")
-    ndim = len(shape)
-    axes = tuple(range(ndim)) if axis is None else tuple(a % ndim for a in _axes(axis))
-    n = math.prod(shape[a] for a in axes)
-    if keepdims:
-        out_shape = [1 if d in axes else shape[d] for d in range(ndim)]
-    else:
-        out_shape = [shape[d] for d in range(ndim) if d not in axes]
-    return _C.fill(out_shape, _C.cast(_C.constant(n), dtype))
+_LOW = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
+
+
+def backends_numel(a, **kwargs):
+    from dask.array.backends import _numel_ndarray
+
+    return _numel_ndarray(a, **kwargs)
 
 
 def percentile(a, q, method="linear"):

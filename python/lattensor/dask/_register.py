@@ -43,7 +43,7 @@ def register() -> None:
         from dask.utils import Dispatch
 
         from lattensor.dask import _dispatch as impl
-        from lattensor.dask import _lattice
+        from lattensor.dask import _chunk_numpy, _lattice
         from lattensor.dask._backend import LattensorBackendEntrypoint
 
         T = _C.Tensor
@@ -55,6 +55,8 @@ def register() -> None:
         dispatch.einsum_lookup.register(T, impl.einsum)
         dispatch.empty_lookup.register(T, impl.empty)
         dispatch.divide_lookup.register(T, impl.divide)
+        # element counts stay NumPy arrays (Dask writes into them, as it does
+        # for `sparse` chunks; tensors are immutable)
         dispatch.numel_lookup.register(T, impl.numel)
         dispatch.nannumel_lookup.register(T, impl.nannumel)
         dispatch.percentile_lookup.register(T, impl.percentile)
@@ -64,6 +66,7 @@ def register() -> None:
         to_lattensor_dispatch.register(np.ndarray, impl.from_numpy)
         to_lattensor_dispatch.register(T, lambda data, **kwargs: data)
 
+        _chunk_numpy.install()
         _lattice.install()
         _install_from_array(da)
         _done = True
