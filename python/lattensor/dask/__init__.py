@@ -32,7 +32,16 @@ register()
 from lattensor.dask._backend import LattensorBackendEntrypoint  # noqa: E402
 from lattensor.dask._random import RandomState  # noqa: E402
 
-__all__ = ["LattensorBackendEntrypoint", "RandomState", "compute", "from_array", "is_lattensor", "register", "to_dask"]
+__all__ = [
+    "LattensorBackendEntrypoint",
+    "RandomState",
+    "check_workers",
+    "compute",
+    "from_array",
+    "is_lattensor",
+    "register",
+    "to_dask",
+]
 
 
 def from_array(x, chunks="auto", **kwargs):
@@ -80,3 +89,31 @@ def compute(x, **kwargs):
             "a task returned a non-lattensor chunk (check that every worker has lattensor installed)"
         )
     return out
+
+
+def check_workers(client) -> dict:
+    """Checks that every worker of the ``distributed.Client`` can import
+    lattensor; returns ``{worker address: lattensor version}``.
+
+    A worker without lattensor cannot unpickle a lattensor chunk or task: its
+    process dies while receiving the task, and the task waits for another
+    worker (nothing is lost, nothing is converted to NumPy). Call this after
+    connecting to turn that into an error that names the workers.
+
+    Raises:
+        RuntimeError: some workers cannot import lattensor (names them and the
+            import error).
+    """
+    import functools
+
+    probe = functools.partial(exec, "import lattensor")  # pickled by reference: needs no lattensor to unpickle
+    results = client.run(probe, on_error="return")
+    failed = {addr: r for addr, r in results.items() if isinstance(r, BaseException)}
+    if failed:
+        lines = "; ".join(f"{addr}: {type(e).__name__}: {e}" for addr, e in sorted(failed.items()))
+        raise RuntimeError(
+            f"lattensor.dask.check_workers: {len(failed)} of {len(results)} Dask workers cannot import lattensor "
+            f"({lines}); install lattensor (pip install lattensor[dask]) in every worker's environment"
+        )
+    versions = client.run(functools.partial(eval, "__import__('lattensor').__version__"))
+    return dict(versions)
