@@ -88,8 +88,12 @@ def _like(kind):
         x = _t(a)
         shape = tuple(x.shape) if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
         d = _C.as_dtype(dtype) if dtype is not None else x.dtype
+        if kind != "full" and args:
+            d = _C.as_dtype(args[0]) if args[0] is not None else d
         if kind == "full":
-            (value,) = args or (kwargs.pop("fill_value"),)
+            value = args[0] if args else kwargs.pop("fill_value")
+            if len(args) > 1:
+                d = _C.as_dtype(args[1]) if args[1] is not None else d
         else:
             value = 1 if kind == "ones" else 0
         return _C.fill(list(shape), _C.cast(_C.convert_to_tensor(value), d))
@@ -152,10 +156,16 @@ def _tensordot(a, b, axes=2):
 
 
 def _round(a, decimals=0, out=None):
+    """``np.round``: NumPy's method, round half to even of ``a * 10**decimals``,
+    scaled back (integers are returned as they are for ``decimals >= 0``)."""
     _no_out({"out": out}, "round")
-    if decimals != 0:
-        return NotImplemented
-    return _xp().round(_t(a))
+    x = _t(a)
+    if decimals == 0:
+        return _xp().round(x)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        return x if decimals > 0 else NotImplemented
+    scale = 10.0**decimals
+    return _xp().round(x * scale) / scale
 
 
 def _isnan(x):
@@ -197,8 +207,16 @@ def _array_function(self, func, types, args, kwargs):
         out = impl(*args, **kwargs)
         if out is not NotImplemented:
             return out
+    implementation = getattr(func, "_implementation", None)
+    if implementation is None:
+        # a C-level creation function called with like=tensor (np.array,
+        # np.empty, np.arange…): NumPy builds it, the result is a tensor
+        kwargs = {k: v for k, v in kwargs.items() if k != "like"}
+        out = func(*args, **kwargs)
+        return _C.convert_to_tensor(out) if isinstance(out, np.ndarray) else out
     # everything else: NumPy's own implementation, as without the protocol
-    return func._implementation(*args, **kwargs)
+    # (it calls NumPy functions and ufuncs on the tensor, which come back here)
+    return implementation(*args, **kwargs)
 
 
 _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all", "logical_or": "any"}

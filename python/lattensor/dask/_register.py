@@ -40,6 +40,7 @@ def register() -> None:
         import dask.array as da
         from dask.array import chunk_types, dispatch
         from dask.array.backends import array_creation_dispatch
+        from dask.sizeof import sizeof
         from dask.utils import Dispatch
 
         from lattensor.dask import _dispatch as impl
@@ -62,6 +63,9 @@ def register() -> None:
         dispatch.percentile_lookup.register(T, impl.percentile)
         dispatch.to_numpy_dispatch.register(T, impl.to_numpy)
 
+        # the bytes a chunk holds, for distributed's memory accounting
+        sizeof.register(T)(_sizeof)
+
         to_lattensor_dispatch = Dispatch("to_lattensor_dispatch")
         to_lattensor_dispatch.register(np.ndarray, impl.from_numpy)
         to_lattensor_dispatch.register(T, lambda data, **kwargs: data)
@@ -72,6 +76,13 @@ def register() -> None:
         _done = True
         if "lattensor" not in array_creation_dispatch._lookup:
             array_creation_dispatch.register_backend("lattensor", LattensorBackendEntrypoint())
+
+
+def _sizeof(t) -> int:
+    n = 1
+    for d in t.shape:
+        n *= int(d)
+    return n * t.dtype.size + 64
 
 
 def _install_from_array(da) -> None:
