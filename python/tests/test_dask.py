@@ -408,3 +408,21 @@ def test_a_worker_without_lattensor_fails_clearly_and_loses_nothing(tmp_path):
         assert list(versions.values()) == [lt.__version__]
     finally:
         cluster.close()
+
+
+def test_backend_entry_point_loads_lattensor_in_a_fresh_process():
+    # Dask finds the backend through the installed entry point, before anything imported lattensor
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, dask, dask.array as da\n"
+        "assert 'lattensor' not in sys.modules\n"
+        "with dask.config.set({'array.backend': 'lattensor'}):\n"
+        "    x = da.ones((4, 4), chunks=2, dtype='float16')\n"
+        "v = x.compute(scheduler='sync')\n"
+        "print(type(x._meta).__name__, type(v).__name__, v.dtype.name)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["Tensor", "Tensor", "float16"]

@@ -90,7 +90,7 @@ class ArrayApiUfunc:
 
         if kwargs:
             raise TypeError(f"lattensor.array_api.{self.name} on Dask blocks: unexpected keywords {sorted(kwargs)}")
-        return getattr(xp, self.name)(*[a if isinstance(a, _C.Tensor) or np.isscalar(a) else _C.convert_to_tensor(a) for a in args])
+        return getattr(xp, self.name)(*[_operand(a) for a in args])
 
     def __reduce__(self):
         return ArrayApiUfunc, (self.name,)
@@ -101,6 +101,14 @@ class ArrayApiUfunc:
     @property
     def __name__(self):
         return self.name
+
+
+def _operand(a):
+    """Tensors and Python scalars (weak) as they are; NumPy scalars and arrays
+    as strong tensors of their dtype, as lattensor's operators convert them."""
+    if isinstance(a, _C.Tensor) or type(a) in (bool, int, float, complex):
+        return a
+    return _C.convert_to_tensor(a)
 
 
 def lattensor_op(op):
@@ -166,7 +174,7 @@ def _build(op, args, out, where, dtype, name, kwargs):
     if out is not None or where is not True:
         raise NotImplementedError(
             f"{fname} on Dask arrays of lattensor chunks: `out=` and `where=` are not supported "
-            "(lattensor tensors are immutable); use da.where(mask, {fname}(x, y), fallback) instead"
+            f"(lattensor tensors are immutable); use da.where(mask, {fname}(x, y), fallback) instead"
         )
     args = [np.asarray(a) if isinstance(a, (list, tuple)) else a for a in args]
     shapes = []
