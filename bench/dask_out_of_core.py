@@ -115,7 +115,14 @@ def main():
     ap.add_argument("--memory-limit", default="2GiB", help="per worker")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--seed", type=int, default=20261206)
+    ap.add_argument(
+        "--lattensor-threads",
+        default="1",
+        help="LATTENSOR_NUM_THREADS in the workers (default 1: Dask already runs one task per core)",
+    )
     args = ap.parse_args()
+    # the worker processes inherit it; NumPy's element-wise kernels are single-threaded too
+    os.environ["LATTENSOR_NUM_THREADS"] = args.lattensor_threads
 
     import dask.array as da
     import distributed
@@ -141,7 +148,7 @@ def main():
         f"arrays: 2 x ({rows}, {args.cols}) {args.dtype} = 2 x {gib:.2f} GiB, chunks ({chunk_rows}, {args.cols}) "
         f"= {chunk_rows * args.cols * item / 2**20:.0f} MiB; RAM {total_ram_gib():.1f} GiB; "
         f"{args.workers} workers x {args.threads} threads, memory limit {args.memory_limit} each; "
-        f"{os.cpu_count()} CPUs",
+        f"{os.cpu_count()} CPUs; LATTENSOR_NUM_THREADS={args.lattensor_threads}",
         flush=True,
     )
     times = {}
