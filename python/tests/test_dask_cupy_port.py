@@ -123,25 +123,11 @@ OTHER = [
 
 # what lattensor lacks, with the reason (strict xfails: kept true by the suite)
 XFAIL = {
-    "isreal": "np.isreal is not a ufunc: Dask's wrap_elemwise calls it on blocks, NumPy converts them",
-    "iscomplex": "np.iscomplex is not a ufunc: Dask's wrap_elemwise calls it on blocks, NumPy converts them",
-    "real": "np.real is not a ufunc: Dask calls it on blocks, NumPy converts them",
-    "imag": "np.imag is not a ufunc: Dask calls it on blocks, NumPy converts them",
-    "i0": "np.i0 on blocks: no lattensor counterpart",
-    "sinc": "np.sinc on blocks: no lattensor counterpart",
-    "nan_to_num": "np.nan_to_num on blocks: no lattensor counterpart",
-    "angle": "np.angle on blocks: no lattensor counterpart",
-    "angle(deg)": "np.angle on blocks: no lattensor counterpart",
-    "nansum": "np.nansum on blocks: no lattensor counterpart",
-    "nanprod": "np.nanprod on blocks: no lattensor counterpart",
-    "nanmin": "np.nanmin on blocks: no lattensor counterpart",
-    "nanmax": "np.nanmax on blocks: no lattensor counterpart",
-    "creation: diagonal": "np.diagonal on blocks: no lattensor counterpart, NumPy converts the blocks",
     "reductions: argmax": "np.argmax on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
     "reductions: argmin": "np.argmin on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
     "reductions: nanargmax": "np.nanargmax on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
-    "routines: digitize": "np.digitize on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
     "routines: unique": "da.unique builds NumPy structured arrays from the blocks",
+    "slicing: int dask index": "Dask assigns into the offsets array it creates with like=tensor; tensors are immutable",
     "slicing: vindex": "lattensor indexing takes an integer array on the first axis only, not one per axis",
     "percentile": "Dask's percentile merge assigns into the arrays it makes with empty_lookup; tensors are immutable",
 }

@@ -241,13 +241,18 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 
 def _method(name):
-    reduce = _reduction(name)
+    func = getattr(np, name)
 
     def m(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
-        return reduce(self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, **kwargs)
+        if dtype is not None and name not in ("max", "min", "any", "all"):
+            kwargs["dtype"] = dtype
+        if out is not None:
+            kwargs["out"] = out
+        # through the NumPy protocol Tensor has (lattensor's, or the one above)
+        return func(self, axis=axis, keepdims=keepdims, **kwargs)
 
     m.__name__ = name
-    m.__doc__ = f"``numpy.{name}`` on this tensor (``lattensor.array_api.{name}``)."
+    m.__doc__ = f"``numpy.{name}(self, ...)``, computed by lattensor."
     return m
 
 
@@ -260,15 +265,16 @@ def _squeeze(self, axis=None):
 
 def install() -> bool:
     """Installs the protocols on ``Tensor`` unless it already has
-    ``__array_function__``; returns whether it did."""
+    ``__array_function__`` (returns whether it did), and the methods Dask
+    calls on blocks that ``Tensor`` lacks."""
     T = _C.Tensor
-    if hasattr(T, "__array_function__"):
-        return False
-    T.__array_function__ = _array_function
-    T.__array_ufunc__ = _array_ufunc
+    installed = not hasattr(T, "__array_function__")
+    if installed:
+        T.__array_function__ = _array_function
+        T.__array_ufunc__ = _array_ufunc
     for name in ("sum", "prod", "max", "min", "any", "all", "mean", "var", "std"):
         if not hasattr(T, name):
             setattr(T, name, _method(name))
     if not hasattr(T, "squeeze"):
         T.squeeze = _squeeze
-    return True
+    return installed
