@@ -52,83 +52,6 @@ class InMode:
         return f"InMode({self.op!r}, {self.mode!r})"
 
 
-# NumPy ufuncs Dask applies to blocks (``da.exp``, ``np.maximum(dx, dy)``,
-# ``abs(dx)``…) and the ``lattensor.array_api`` function each one means, so a
-# block is computed by lattensor whether or not NumPy hands the call to the
-# tensor; the names that differ from NumPy's are mapped, the rest are equal.
-_UFUNC_NAMES = {
-    "absolute": "abs",
-    "arccos": "acos",
-    "arccosh": "acosh",
-    "arcsin": "asin",
-    "arcsinh": "asinh",
-    "arctan": "atan",
-    "arctan2": "atan2",
-    "arctanh": "atanh",
-    "bitwise_not": "bitwise_invert",
-    "invert": "bitwise_invert",
-    "left_shift": "bitwise_left_shift",
-    "right_shift": "bitwise_right_shift",
-    "conjugate": "conj",
-    "power": "pow",
-    "true_divide": "divide",
-    "rint": "round",
-}
-
-
-class ArrayApiUfunc:
-    """A NumPy ufunc computed by its ``lattensor.array_api`` counterpart
-    (picklable by name)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __call__(self, *args, **kwargs):
-        from lattensor import array_api as xp
-
-        if kwargs:
-            raise TypeError(f"lattensor.array_api.{self.name} on Dask blocks: unexpected keywords {sorted(kwargs)}")
-        return getattr(xp, self.name)(*[_operand(a) for a in args])
-
-    def __reduce__(self):
-        return ArrayApiUfunc, (self.name,)
-
-    def __dask_tokenize__(self):
-        return ("lattensor-array-api", self.name)
-
-    @property
-    def __name__(self):
-        return self.name
-
-
-def _operand(a):
-    """Tensors and Python scalars (weak) as they are; NumPy scalars and arrays
-    as strong tensors of their dtype, as lattensor's operators convert them."""
-    if isinstance(a, _C.Tensor) or type(a) in (bool, int, float, complex):
-        return a
-    return _C.convert_to_tensor(a)
-
-
-def lattensor_op(op):
-    """``op`` as lattensor computes it: a NumPy ufunc becomes its
-    ``lattensor.array_api`` function; a ufunc with no counterpart is refused
-    (NumPy would convert the blocks to NumPy arrays); other callables (Python
-    operators, lattensor functions) are kept."""
-    if not isinstance(op, np.ufunc):
-        return op
-    from lattensor import array_api as xp
-
-    name = _UFUNC_NAMES.get(op.__name__, op.__name__)
-    if not callable(getattr(xp, name, None)):
-        raise NotImplementedError(
-            f"numpy.{op.__name__} on Dask arrays of lattensor chunks: lattensor.array_api has no {name}; "
-            "use map_blocks with a lattensor function, or convert with x.to_backend('numpy')"
-        )
-    return ArrayApiUfunc(name)
-
-
 def is_lattensor_meta(x) -> bool:
     """Whether ``x`` is a lattensor tensor or a Dask array of lattensor chunks."""
     if isinstance(x, _C.Tensor):
@@ -187,7 +110,6 @@ def _build(op, args, out, where, dtype, name, kwargs):
     expr_inds = tuple(range(out_ndim))[::-1]
 
     mode = _C.get_promotion_mode()
-    op = lattensor_op(op)
     bound = InMode(op, mode)
     if dtype is not None:
         bound = InMode(_CastAfter(op, lattensor.as_dtype(dtype)), mode)
