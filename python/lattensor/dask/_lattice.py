@@ -150,9 +150,13 @@ class _CastAfter:
 
 def install() -> None:
     """Routes Dask's element-wise graph building through :func:`lattice_elemwise`
-    (once; Dask's operators and ``da.*`` ufuncs all go through
-    ``dask.array.core.elemwise``)."""
+    (once): ``dask.array.core.elemwise``, which Dask's operators and ``da.*``
+    ufuncs call, and the copy ``dask.array.routines`` imported (``da.around``,
+    ``da.isclose``, …)."""
     import dask.array.core as core
+    import dask.array.routines as routines
 
     if not hasattr(core.elemwise, "__lattensor_wrapped__"):
         core.elemwise = lattice_elemwise(core.elemwise)
+    if not hasattr(routines.elemwise, "__lattensor_wrapped__"):
+        routines.elemwise = lattice_elemwise(routines.elemwise)
