@@ -304,6 +304,19 @@ def test_slicing_take_concatenate_rechunk_map_blocks(run):
 # ---- meta, chunk type, backend ---------------------------------------------
 
 
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "complex64", "bool"])
+def test_distributed_sends_tensor_data_out_of_band(dtype):
+    from distributed.protocol import deserialize, serialize
+
+    t = lt.constant(_data(_np(dtype), (100, 50)))
+    header, frames = serialize(t, serializers=("pickle",))
+    sizes = sorted(memoryview(f).nbytes for f in frames)
+    # a small pickle stream plus the data as its own frame, not copied into the stream
+    assert sizes[-1] == 100 * 50 * t.dtype.size and sizes[0] < 300
+    back = deserialize(header, frames)
+    assert (back.dtype, back.weak) == (t.dtype, t.weak) and _bits(back) == _bits(t)
+
+
 def test_registration():
     from dask.array.chunk_types import is_valid_chunk_type
     from dask.array.dispatch import concatenate_lookup, einsum_lookup, tensordot_lookup
