@@ -57,10 +57,13 @@ def einsum(subscripts, *operands, dtype=None, casting=None, order=None, optimize
         raise TypeError(f"einsum on lattensor chunks: unexpected keyword arguments {sorted(kwargs)}")
     from lattensor.experimental import numpy as tnp
 
-    out = tnp.einsum(subscripts, *[_tensor(o) for o in operands])
-    if dtype is not None and out.dtype != dtype:
-        out = _C.cast(out, _C.as_dtype(dtype))
-    return out
+    ops = [_tensor(o) for o in operands]
+    if dtype is not None:
+        # NumPy computes in `dtype`: convert the operands first (a float16
+        # contraction asked for in float32 must not overflow in float16)
+        d = _C.as_dtype(dtype)
+        ops = [o if o.dtype == d else _C.cast(o, d) for o in ops]
+    return tnp.einsum(subscripts, *ops)
 
 
 def empty(shape, dtype=None, **kwargs):
