@@ -148,3 +148,10 @@ _sys.modules[__name__ + ".numpy"] = experimental.numpy
 bool = _lattensor.bool  # noqa: A001 (TF's name)
 
 __version__ = "0.1.0"
+
+from lattensor import _dask_hook, _numpy_dtype, _pickle  # noqa: E402
+
+_numpy_dtype.install()  # np.dtype(lattensor.float16) is numpy.float16
+_pickle.install()  # protocol-5 pickling: tensor data out of band
+_dask_hook.install()  # registers with Dask when dask.array is (or gets) imported
+

@@ -832,7 +832,11 @@ def _like(fill, name):
         x = _strict_tensor(prototype)
         dtype = _dtype_kw(dtype) or x.dtype
         shape = x.shape if shape is None else ((shape,) if isinstance(shape, int) else tuple(shape))
-        return _xp.full(tuple(_int(s) for s in shape), fill, dtype=dtype)
+        shape = [_int(s) for s in shape]
+        if dtype in (_C.float16, _C.bfloat16):
+            # not the standard's dtypes: xp.full refuses them
+            return _C.fill(shape, _C.cast(_C.convert_to_tensor(fill), dtype))
+        return _xp.full(tuple(shape), fill, dtype=dtype)
 
     return impl
 
