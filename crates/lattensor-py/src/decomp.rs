@@ -106,6 +106,23 @@ pub fn eigh(py: Python<'_>, tensor: &Bound<'_, PyAny>, name: Opt<'_, '_>) -> PyR
     Ok((PyTensor::new(w), PyTensor::new(v)))
 }
 
+/// `xp.linalg.eig(x)`: `(eigenvalues, eigenvectors)`, complex.
+#[pyfunction]
+#[pyo3(name = "_linalg_eig")]
+pub fn linalg_eig(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<(PyTensor, PyTensor)> {
+    let t = tensor(x)?;
+    let (w, v) = run(py, t.numel(), || decomp::eig(&t))?;
+    Ok((PyTensor::new(w), PyTensor::new(v)))
+}
+
+/// `xp.linalg.eigvals(x)`: complex eigenvalues.
+#[pyfunction]
+#[pyo3(name = "_linalg_eigvals")]
+pub fn linalg_eigvals(py: Python<'_>, x: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
+    let t = tensor(x)?;
+    run(py, t.numel(), || decomp::eigvals(&t)).map(PyTensor::new)
+}
+
 /// `tf.linalg.svd(tensor, full_matrices=False, compute_uv=True, name=None)`:
 /// `(s, u, v)` with `tensor = u diag(s) vᴴ`, or `s` alone without `compute_uv`.
 #[pyfunction]
@@ -258,6 +275,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         wrap_pyfunction!(svd, m)?,
         wrap_pyfunction!(pinv, m)?,
         wrap_pyfunction!(linalg_cholesky, m)?,
+        wrap_pyfunction!(linalg_eig, m)?,
+        wrap_pyfunction!(linalg_eigvals, m)?,
         wrap_pyfunction!(linalg_solve, m)?,
         wrap_pyfunction!(linalg_qr, m)?,
         wrap_pyfunction!(linalg_svd, m)?,

@@ -303,3 +303,25 @@ fn empty_and_zero_size_matrices() {
     let z = Tensor::zeros(&[0, 4, 4], DType::F32).unwrap();
     assert_eq!(decomp::cholesky(&z, false).unwrap().shape(), &[0, 4, 4]);
 }
+
+#[test]
+fn eig_satisfies_a_v_equals_v_diag_w() {
+    for d in DTYPES {
+        let a = random(20, &[2, 4, 4], d);
+        let (w, v) = decomp::eig(&a).unwrap();
+        let cd = if matches!(d, DType::F64 | DType::C128) { DType::C128 } else { DType::C64 };
+        assert_eq!((w.dtype(), v.dtype(), w.shape(), v.shape()), (cd, cd, &[2usize, 4][..], &[2usize, 4, 4][..]));
+        let wd = linalg::diag(&c128(&w)).unwrap();
+        assert_close(&mm(&a, &v), &mm(&v, &wd), tol(d) * 10.0, &format!("A V = V diag(w), {d}"));
+        assert_close(&decomp::eigvals(&a).unwrap(), &w, tol(d) * 10.0, &format!("eigvals, {d}"));
+    }
+}
+
+#[test]
+fn huge_entries_do_not_break_the_svd() {
+    // squares of these overflow float32; the SVD scales by the largest modulus first
+    let a = Tensor::from_vec(vec![8.2e18f32; 10], &[2, 5]).unwrap();
+    let s = decomp::svdvals(&a).unwrap().to_vec::<f32>().unwrap();
+    assert!((s[0] / (8.2e18 * 10f32.sqrt()) - 1.0).abs() < 1e-5 && s[1].abs() < 1e14, "{s:?}");
+    assert_eq!(decomp::pinv(&a, None).unwrap().shape(), &[5, 2]);
+}

@@ -1,7 +1,7 @@
 """``lattensor.array_api.linalg``: the standard's linear-algebra extension.
 
 The decompositions (``cholesky``, ``det``, ``slogdet``, ``inv``, ``solve``,
-``qr``, ``eigh``, ``eigvalsh``, ``svd``, ``svdvals``, ``pinv``,
+``qr``, ``eigh``, ``eigvalsh``, ``eig``, ``eigvals``, ``svd``, ``svdvals``, ``pinv``,
 ``matrix_rank``, ``matrix_norm``) run on faer in the Rust core, batched over
 leading axes; the rest (``cross``, ``outer``, ``matrix_power``, ``diagonal``,
 ``trace``, ``vector_norm``, and ``matmul``, ``matrix_transpose``,
@@ -27,7 +27,7 @@ from lattensor.array_api._rest import matmul, matrix_transpose, tensordot, vecdo
 from lattensor.experimental import numpy as _tnp
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm",
     "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd",
     "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
@@ -118,6 +118,24 @@ def qr(x, /, *, mode="reduced"):
 def eigh(x, /):
     """``(eigenvalues, eigenvectors)`` of each Hermitian matrix (lower triangle read), ascending."""
     return EighResult(*_C.eigh(_matrices("eigh", x, True)))
+
+
+class EigResult(NamedTuple):
+    """``eig``'s result."""
+
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+
+def eig(x, /):
+    """``(eigenvalues, eigenvectors)`` of each general square matrix, complex
+    (complex64 for float32 input, complex128 for float64)."""
+    return EigResult(*_C._linalg_eig(_matrices("eig", x, True)))
+
+
+def eigvals(x, /):
+    """The complex eigenvalues of each general square matrix."""
+    return _C._linalg_eigvals(_matrices("eigvals", x, True))
 
 
 def eigvalsh(x, /):

@@ -26,6 +26,9 @@ fn lcg(n: usize, seed: u64) -> Vec<f64> {
         .collect()
 }
 
+/// One timed call.
+type Op<'a> = Box<dyn Fn() + 'a>;
+
 fn best(reps: usize, mut f: impl FnMut()) -> f64 {
     f();
     (0..reps)
@@ -42,12 +45,15 @@ fn main() {
     let (n, reps) = (args.first().copied().unwrap_or(512), args.get(1).copied().unwrap_or(5));
     let b = Tensor::from_vec(lcg(n * n, 1), &[n, n]).unwrap();
     let bbt = linalg::matmul(&b, &b, false, true).unwrap();
-    let a = lattensor::ops::add(&lattensor::ops::divide(&bbt, n as f64).unwrap(), &lattensor::eye(n, None, DType::F64).unwrap())
-        .unwrap();
+    let a = lattensor::ops::add(
+        &lattensor::ops::divide(&bbt, n as f64).unwrap(),
+        &lattensor::eye(n, None, DType::F64).unwrap(),
+    )
+    .unwrap();
     let rhs = Tensor::from_vec(lcg(n * 8, 2), &[n, 8]).unwrap();
     let sig = Tensor::from_vec(lcg(n * n, 3), &[n * n]).unwrap();
     let csig = sig.cast(DType::C128).unwrap();
-    let ops: Vec<(&str, Box<dyn Fn()>)> = vec![
+    let ops: Vec<(&str, Op)> = vec![
         ("solve", Box::new(|| drop(black_box(decomp::solve(&a, &rhs).unwrap())))),
         ("inv", Box::new(|| drop(black_box(decomp::inv(&a).unwrap())))),
         ("det", Box::new(|| drop(black_box(decomp::det(&a).unwrap())))),

@@ -155,7 +155,7 @@ pub(crate) fn slogdet<T: Field>(a: &[T], n: usize) -> (T, T::R) {
             i = fwd[i];
             len += 1;
         }
-        if len > 0 && len % 2 == 0 {
+        if len > 0 && len.is_multiple_of(2) {
             odd = !odd;
         }
     }
@@ -169,7 +169,7 @@ pub(crate) fn slogdet<T: Field>(a: &[T], n: usize) -> (T, T::R) {
             return (T::from_r(<T::R as Zero>::zero()), <T::R as Float>::neg_infinity());
         }
         sign = sign.times(d.unit());
-        logabs = logabs + m.ln();
+        logabs += m.ln();
     }
     (sign, logabs)
 }
@@ -264,7 +264,11 @@ pub(crate) fn svd<T: Field>(
     s: &mut Vec<T::R>,
     uv: Option<(&mut Vec<T>, &mut Vec<T>)>,
 ) -> Result<(), Failure> {
-    let a = view(a, m, n);
+    // scale by the largest modulus first, so squares of large entries cannot
+    // overflow inside the bidiagonalisation (the singular values scale back)
+    let (scaled, scale) = normalised(a);
+    let a = view(scaled.as_deref().unwrap_or(a), m, n);
+    let start = s.len();
     match uv {
         Some((u, vh)) => {
             let f = if full { a.svd() } else { a.thin_svd() }.map_err(|_| Failure::NoConvergence)?;
@@ -275,6 +279,51 @@ pub(crate) fn svd<T: Field>(
         }
         None => s.extend(a.singular_values().map_err(|_| Failure::NoConvergence)?),
     }
+    if scale != <T::R as num_traits::One>::one() {
+        s[start..].iter_mut().for_each(|v| *v *= scale);
+    }
+    Ok(())
+}
+
+/// `a` divided by its largest modulus when that is finite, non-zero and not
+/// 1 (`None` otherwise), and the divisor.
+fn normalised<T: Field>(a: &[T]) -> (Option<Vec<T>>, T::R) {
+    let one = <T::R as num_traits::One>::one();
+    let big = a.iter().fold(<T::R as Zero>::zero(), |m, v| m.max(v.modulus()));
+    if !big.is_finite() || big == <T::R as Zero>::zero() || big == one {
+        return (None, one);
+    }
+    let inv = T::from_r(one / big);
+    (Some(a.iter().map(|v| v.times(inv)).collect()), big)
+}
+
+/// The eigenvalues of the general `n × n` matrix `a` (complex, in faer's
+/// order), appended to `w`; with `v`, the eigenvectors as columns (`n × n`,
+/// complex, unit norm).
+pub(crate) fn eig<T: Field>(
+    a: &[T],
+    n: usize,
+    w: &mut Vec<Complex<T::R>>,
+    v: Option<&mut Vec<Complex<T::R>>>,
+) -> Result<(), Failure> {
+    let (scaled, scale) = normalised(a);
+    let a = view(scaled.as_deref().unwrap_or(a), n, n);
+    let start = w.len();
+    match v {
+        Some(v) => {
+            let e = a.eigen().map_err(|_| Failure::NoConvergence)?;
+            let s = e.S().column_vector();
+            w.extend((0..n).map(|i| s[i]));
+            let u = e.U();
+            for i in 0..n {
+                for j in 0..n {
+                    v.push(u[(i, j)]);
+                }
+            }
+        }
+        None => w.extend(a.eigenvalues().map_err(|_| Failure::NoConvergence)?),
+    }
+    w[start..].iter_mut().for_each(|x| *x *= scale);
     Ok(())
 }
 
@@ -308,7 +357,8 @@ mod tests {
     fn singular_and_indefinite_matrices_fail() {
         let mut out = Vec::new();
         assert_eq!(inv(&[1.0f32, 2.0, 2.0, 4.0], 2, &mut out), Err(Failure::Singular));
-        assert_eq!(cholesky(&[1.0f64, 2.0, 2.0, 1.0], 2, false, &mut out), Err(Failure::NotPositiveDefinite(1)));
+        let mut out64 = Vec::new();
+        assert_eq!(cholesky(&[1.0f64, 2.0, 2.0, 1.0], 2, false, &mut out64), Err(Failure::NotPositiveDefinite(1)));
     }
 
     #[test]

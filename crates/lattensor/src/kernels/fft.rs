@@ -57,7 +57,7 @@ pub(crate) fn complex_to_real_rows<R: FftNum>(input: &[Complex<R>], n: usize, ou
     for chunk in input.chunks_exact(half) {
         spectrum.copy_from_slice(chunk);
         spectrum[0].im = R::zero();
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             spectrum[half - 1].im = R::zero();
         }
         // the lengths come from the plan and the imaginary parts it checks are zeroed, so it cannot fail

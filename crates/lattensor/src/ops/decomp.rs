@@ -1,5 +1,5 @@
 //! The Array API's `linalg` decompositions, batched over leading axes, on faer:
-//! `cholesky`, `det`, `slogdet`, `inv`, `solve`, `qr`, `eigh`, `eigvalsh`, `svd`,
+//! `cholesky`, `det`, `slogdet`, `inv`, `solve`, `qr`, `eigh`, `eigvalsh`, `eig`, `eigvals`, `svd`,
 //! `svdvals`, `pinv`, `matrix_rank`, `matrix_norm`.
 //!
 //! Every function takes a tensor whose last two axes are the matrices and whose
@@ -351,6 +351,50 @@ fn eigh_impl(op: &str, x: &Tensor, vectors: bool) -> Result<(Tensor, Option<Tens
     Ok((finish(w, x, true)?, v.map(|v| finish(v, x, false)).transpose()?))
 }
 
+/// The complex dtype of [`eig`]'s results for an input of dtype `d`.
+fn eig_dtype(d: DType) -> DType {
+    match d {
+        DType::F64 | DType::C128 => DType::C128,
+        _ => DType::C64,
+    }
+}
+
+/// The eigenvalues and right eigenvectors (columns, unit norm) of each general
+/// square matrix, complex whatever the input (complex64 for float32, bfloat16
+/// and float16 input, complex128 for float64), like `xp.linalg.eig`; the order
+/// of the eigenvalues is faer's (unspecified by the standard).
+///
+/// # Errors
+/// As [`eigh`].
+pub fn eig(x: &Tensor) -> Result<(Tensor, Tensor)> {
+    eig_impl("eig", x, true).map(|(w, v)| (w, v.expect("eigenvectors were asked for")))
+}
+
+/// The eigenvalues of each general square matrix, complex (`xp.linalg.eigvals`).
+///
+/// # Errors
+/// As [`eigh`].
+pub fn eigvals(x: &Tensor) -> Result<Tensor> {
+    eig_impl("eigvals", x, false).map(|(w, _)| w)
+}
+
+fn eig_impl(op: &str, x: &Tensor, vectors: bool) -> Result<(Tensor, Option<Tensor>)> {
+    let s = check(op, x, true)?;
+    let n = s.n;
+    let (w, v) = compute!(op, x, T, {
+        let a = row_major::<T>(x, op)?;
+        let (mut w, mut v) = (Vec::with_capacity(s.count() * n), Vec::with_capacity(if vectors { a.len() } else { 0 }));
+        for i in 0..s.count() {
+            k::eig(block(&a, n * n, i), n, &mut w, vectors.then_some(&mut v)).map_err(|f| failed(op, f, i, x))?;
+        }
+        let v = if vectors { Some(Tensor::from_vec(v, x.shape())?) } else { None };
+        Ok::<_, Error>((Tensor::from_vec(w, &s.shape(&[n]))?, v))
+    })?;
+    let want = eig_dtype(x.dtype());
+    let fix = |t: Tensor| if t.dtype() == want { Ok(t) } else { t.cast(want) };
+    Ok((fix(w)?, v.map(fix).transpose()?))
+}
+
 /// The singular value decomposition of each matrix, `x = U diag(S) Vh`, in the
 /// Array API's order `(U, S, Vh)`; `S` is descending with the real dtype. With
 /// `full_matrices` `U` is `M × M` and `Vh` `N × N`, otherwise `M × K` and `K × N`
@@ -422,7 +466,9 @@ pub fn pinv(x: &Tensor, rtol: Option<f64>) -> Result<Tensor> {
         let mut out = Vec::with_capacity(s.count() * m * n);
         let (mut u, mut sv, mut vh) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..s.count() {
-            (u.clear(), sv.clear(), vh.clear());
+            u.clear();
+            sv.clear();
+            vh.clear();
             k::svd(block(&a, m * n, i), m, n, false, &mut sv, Some((&mut u, &mut vh)))
                 .map_err(|f| failed("pinv", f, i, x))?;
             pinv_from_svd::<T>(&u, &sv, &vh, m, n, kk, rtol, &mut out);
@@ -446,7 +492,7 @@ fn pinv_from_svd<T: Field>(u: &[T], s: &[T::R], vh: &[T], m: usize, n: usize, kk
                 let sl = num_traits::ToPrimitive::to_f64(&s[l]).unwrap_or(0.0);
                 if sl > cutoff {
                     let inv = T::from_r(<T::R as num_traits::One>::one() / s[l]);
-                    acc = acc + vh[l * n + i].conjugate().times(inv).times(u[j * kk + l].conjugate());
+                    acc += vh[l * n + i].conjugate().times(inv).times(u[j * kk + l].conjugate());
                 }
             }
             out.push(acc);

@@ -169,7 +169,7 @@ fn c2c(op: &str, x: &Tensor, n: Option<usize>, axis: isize, norm: Norm, inverse:
         k::complex_rows(&mut data, n, inverse);
         let s = norm.scale(n, inverse) as R;
         if s != 1.0 {
-            data.iter_mut().for_each(|v| *v = *v * s);
+            data.iter_mut().for_each(|v| *v *= s);
         }
         unmove(Tensor::from_vec(data, &shape)?, &perm)
     }, other => Err(unsupported(op, c, "complex64, complex128")))?;
@@ -265,7 +265,7 @@ pub fn rfft(x: &Tensor, n: Option<usize>, axis: isize, norm: Norm) -> Result<Ten
         k::real_to_complex_rows(&data, n, &mut out);
         let s = norm.scale(n, false) as R;
         if s != 1.0 {
-            out.iter_mut().for_each(|v| *v = *v * s);
+            out.iter_mut().for_each(|v| *v *= s);
         }
         let last = shape.len() - 1;
         shape[last] = n / 2 + 1;
