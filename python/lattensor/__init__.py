@@ -77,7 +77,7 @@ _bind(
     """.split(),
 )
 
-from lattensor import bitwise, debugging, dtypes, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
+from lattensor import bitwise, debugging, dtypes, errors, experimental, image, linalg, math, nn, random, raw_ops, signal  # noqa: E402
 from lattensor._autodiff import GradientTape, UnconnectedGradients, custom_gradient  # noqa: E402
 from lattensor import array_api  # noqa: E402,F401 (also gives Tensor its Array API methods)
 from lattensor import _numpy_protocols  # noqa: E402,F401 (NumPy's __array_ufunc__ / __array_function__ on Tensor)

@@ -11,9 +11,11 @@ mod args;
 mod autodiff;
 mod classes;
 mod creation;
+mod decomp;
 mod dlpack;
 mod dtype;
 mod errors;
+mod fft;
 mod image;
 mod linalg;
 mod mode;
@@ -48,6 +50,8 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nn::register(m)?;
     image::register(m)?;
     linalg::register(m)?;
+    decomp::register(m)?;
+    fft::register(m)?;
     tnp::register(m)?;
     // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
     let np = m.getattr("numpy")?.cast_into::<PyModule>()?;

@@ -23,6 +23,7 @@
 //!   | [`with_f32_dtype!`]     | bfloat16, float16, float32             | `$S` (computes in f32)       |
 //!   | [`with_float_dtype!`]   | the 4 real floats                      | `$C` compute, `$S` storage   |
 //!   | [`with_float_compute!`] | the 4 real floats, one body per `$C`   | `$C` compute                 |
+//!   | [`with_decomp_dtype!`]  | float32, float64, complex64/128        | `$T` (bf16/f16 come as f32)  |
 //!
 //! * **Element classes**: [`Compute`] (the types real floats compute in) and
 //!   [`FloatStorage`] (the types they are stored as). The op traits built on
@@ -264,6 +265,20 @@ macro_rules! with_float_compute {
             _ => $other,
         }
     }};
+}
+
+/// Runs `$body` for the dtypes the matrix decompositions and FFTs compute in
+/// natively (float32, float64, complex64, complex128) with `$T` bound to the
+/// element type; `$other` for the rest. bfloat16 and float16 reach it as
+/// float32 ([`compute_dtype`]) and round back once at the end.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_decomp_dtype {
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            F32 => f32, F64 => f64, C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
+        ], else => $other)
+    };
 }
 
 /// The types real floats compute in: f32 (for bfloat16, float16 and float32) and f64.

@@ -532,3 +532,4 @@ from lattensor.array_api._elementwise import *  # noqa: E402,F401,F403
 from lattensor.array_api._rest import *  # noqa: E402,F401,F403
 from lattensor.array_api._info import __array_namespace_info__  # noqa: E402,F401
 from lattensor.array_api import _tensor_methods  # noqa: E402,F401
+from lattensor.array_api import fft, linalg  # noqa: E402,F401 (the extensions, as submodules)

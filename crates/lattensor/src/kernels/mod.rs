@@ -12,8 +12,10 @@
 //!   row/column sums).
 
 pub(crate) mod copy;
+pub(crate) mod decomp;
 pub(crate) mod elementwise;
 pub(crate) mod exp;
+pub(crate) mod fft;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;

@@ -28,6 +28,8 @@ pub(crate) mod categorical;
 pub(crate) mod combine;
 pub(crate) mod compare;
 pub(crate) mod creation;
+pub mod decomp;
+pub mod fft;
 pub(crate) mod gather;
 pub(crate) mod map;
 pub mod matrix;
