@@ -51,7 +51,7 @@ def report_lines(mode, other, examples):
     """Runs each example once under `mode` compared with `other`; returns the
     example names the report lists and the report."""
     lines = {}
-    with tf.promotion_mode(mode, compare_with=other) as scope, warnings.catch_warnings():
+    with warnings.catch_warnings(), tf.promotion_mode(mode, compare_with=other) as scope:
         warnings.simplefilter("ignore")
         for name, f in examples.items():
             lines[f.__code__.co_firstlineno] = name
@@ -102,7 +102,7 @@ def numpy_style_program():
     total = 0
     for i in range(3):
         lines["loop"] = here() + 1
-        total = tnp.asarray([i], tnp.int16) * tnp.asarray([1.5], tnp.float32) + total  # repeated
+        total = tnp.asarray([i], tnp.int32) * tnp.asarray([1.5], tnp.float32) + total  # repeated
     return (y, z, w, u, total), lines
 
 
@@ -117,7 +117,7 @@ def test_numpy_style_program_rows():
            for r in rows]
     assert got == [
         (lines["mixed"], ["int64", "float32"], "float32", "float64", 1),
-        (lines["loop"], ["int16", "float32"], "float32", "float64", 3),
+        (lines["loop"], ["int32", "float32"], "float32", "float64", 3),
     ], str(scope.report())
 
 

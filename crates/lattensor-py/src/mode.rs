@@ -35,10 +35,11 @@ pub fn effective() -> PromotionMode {
 }
 
 /// Parses TF's `dtype_conversion_mode` names too: `all`, `safe`, `legacy` (NumPy rules), `off` (strict).
+/// An unknown name is a `ValueError`, as in TF.
 pub fn parse(name: &str) -> PyResult<PromotionMode> {
     match name.trim().to_ascii_lowercase().as_str() {
         "off" => Ok(PromotionMode::Strict),
-        other => PromotionMode::parse(other).py(),
+        other => PromotionMode::parse(other).map_err(|e| lattensor::Error::InvalidValue(e.to_string())).py(),
     }
 }
 

@@ -193,6 +193,20 @@ pub fn with_comparison<R>(other: PromotionMode, on_divergence: impl FnMut(&Diver
     f()
 }
 
+/// Runs `f` with no comparison observing it: for promotions that are not an
+/// op's result, such as inferring a literal list's type before an explicit
+/// dtype replaces it.
+pub fn unobserved<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ACTIVE.with(|a| a.set(self.0));
+        }
+    }
+    let _restore = Restore(ACTIVE.with(|a| a.replace(false)));
+    f()
+}
+
 /// One row of a [`MigrationReport`]: a distinct (site, op, operands, outcomes) and how often it happened.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct ReportRow {

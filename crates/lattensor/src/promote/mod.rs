@@ -34,7 +34,7 @@ use std::cell::Cell;
 use std::fmt;
 
 pub use compare::{
-    ComparisonGuard, Divergence, MigrationReport, Outcome, ReportRow, migration_report, with_comparison,
+    ComparisonGuard, Divergence, MigrationReport, Outcome, ReportRow, migration_report, unobserved, with_comparison,
 };
 pub use lattice::{COVERING_EDGES, LatticeType, NODES, WEAK_DTYPES, join, path};
 
