@@ -86,7 +86,9 @@ out = ["# The guide's WeakTensor API list in lattensor", "",
        "\"done\" means implemented with TF's dtype rules, unit tests and doctests, and checked on every",
        "dtype against TensorFlow 2.21 goldens: `tests/tf_api_golden.rs` (tf.*), `tests/tnp_golden.rs`",
        "(tf.experimental.numpy.*), `tests/image.rs` (tf.image.*, identity, stop_gradient, check_numerics);",
-       "deviations are listed in docs/deviations.md.", "",
+       "deviations are listed in docs/deviations.md. \"Every dtype\" is the 15 core dtypes: the eight",
+       "low-precision storage dtypes (float8_*, float4_e2m1fn, int4, uint4) take casts, moving ops and",
+       "comparisons only, and the ops here refuse them (docs/low_precision.md).", "",
        "| TF name | lattensor | status | note |", "|---|---|---|---|"]
 out += [f"| `{n}` | `{r}` | {s} | {t} |" for n, r, s, t in rows]
 (root / "docs/api_status.md").write_text("\n".join(out) + "\n")

@@ -54,6 +54,16 @@ float32 = _lattensor.float32
 float64 = double = _lattensor.float64
 complex64 = _lattensor.complex64
 complex128 = _lattensor.complex128
+# the storage-and-cast dtypes (ml_dtypes' types; TF 2.21 has the float8_e4m3fn,
+# float8_e5m2, int4 and uint4 names among them)
+float8_e4m3fn = _lattensor.float8_e4m3fn
+float8_e5m2 = _lattensor.float8_e5m2
+float8_e4m3fnuz = _lattensor.float8_e4m3fnuz
+float8_e5m2fnuz = _lattensor.float8_e5m2fnuz
+float8_e8m0fnu = _lattensor.float8_e8m0fnu
+float4_e2m1fn = _lattensor.float4_e2m1fn
+int4 = _lattensor.int4
+uint4 = _lattensor.uint4
 
 # top-level functions, as in TF
 _bind(
@@ -74,6 +84,7 @@ _bind(
 from lattensor import bitwise, debugging, dtypes, errors, experimental, image, linalg, math, nn, random, raw_ops  # noqa: E402
 from lattensor._autodiff import GradientTape, UnconnectedGradients, custom_gradient  # noqa: E402
 from lattensor import array_api  # noqa: E402,F401 (also gives Tensor its Array API methods)
+from lattensor import _numpy_protocols  # noqa: E402,F401 (NumPy's __array_ufunc__ / __array_function__ on Tensor)
 
 
 def shape(input, out_type=None, name=None):  # noqa: A002 (TF's name)

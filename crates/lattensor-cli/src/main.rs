@@ -29,7 +29,10 @@ fn parse_mode(s: &str) -> Result<PromotionMode, String> {
     about = "Explore TensorFlow-NumPy type promotion (weak types, the promotion lattice) as lattensor implements it",
     long_about = "Explore TensorFlow-NumPy type promotion as lattensor implements it.\n\n\
         Types are the 15 dtypes (bool, uint8..uint64, int8..int64, bfloat16, float16, float32, float64, \
-        complex64, complex128) plus five weak kinds written with a star: i32*, i64*, f32*, f64*, c128*. \
+        complex64, complex128), the 8 low-precision storage dtypes (float8_e4m3fn, float8_e5m2, \
+        float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu, float4_e2m1fn, int4, uint4; leaves of the lattice, \
+        so two of them, or one with a dtype not below it, have no join and are refused in every mode) \
+        plus five weak kinds written with a star: i32*, i64*, f32*, f64*, c128*. \
         A weak type is the type of a value nobody declared (a literal); it adapts to the strong type it meets.\n\n\
         Modes: all (TF's dtype_conversion_mode=\"all\", the lattice join), safe (refuses lossy or widening \
         promotions), strict (no implicit promotion between different strong dtypes), numpy (NumPy 2 / NEP 50)."
@@ -41,11 +44,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print the promotion table over the 20 lattice types in one mode.
-    #[command(long_about = "Print the promotion table: the result type of every pair of the 20 lattice types \
-        (15 dtypes and the weak kinds i32* i64* f32* f64* c128*), row ⊔ column, in the chosen mode.\n\n\
-        Every cell is computed by lattensor::promote::result_type_in. Weak results end in '*'. In safe and \
-        strict modes refused cells are marked: '!' before the type ALL mode would give (text), red cells \
+    /// Print the promotion table over the 28 lattice types in one mode.
+    #[command(long_about = "Print the promotion table: the result type of every pair of the 28 lattice types \
+        (23 dtypes and the weak kinds i32* i64* f32* f64* c128*), row ⊔ column, in the chosen mode.\n\n\
+        Every cell is computed by lattensor::promote::result_type_in. Weak results end in '*'. Refused \
+        cells (pairs without a join in every mode; more in safe and strict) are marked: '!' before the type ALL mode would give (text), red cells \
         with the refusal as tooltip (html, svg), {\"error\": message} (json).")]
     Table {
         /// Promotion mode: all, safe, strict or numpy.
@@ -56,8 +59,8 @@ enum Command {
         format: TableFormat,
     },
     /// Draw the promotion lattice (the Hasse diagram of the ALL-mode join).
-    #[command(long_about = "Draw the promotion lattice: 20 nodes (15 strong dtypes, 5 weak kinds drawn dashed) \
-        and the 27 covering edges lattensor::promote::COVERING_EDGES, an arrow a -> b meaning a promotes to b.\n\n\
+    #[command(long_about = "Draw the promotion lattice: 28 nodes (23 strong dtypes, 5 weak kinds drawn dashed) \
+        and the 35 covering edges lattensor::promote::COVERING_EDGES, an arrow a -> b meaning a promotes to b.\n\n\
         dot: Graphviz source (render with `dot -Tsvg`). svg: drawn directly with a layered layout \
         (a node's layer is its longest path from bool), no external tools needed.")]
     Lattice {

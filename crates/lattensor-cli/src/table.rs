@@ -1,4 +1,5 @@
-//! `lattensor table`: the promotion table over the 20 lattice types.
+//! `lattensor table`: the promotion table over the 28 lattice types (the 23
+//! dtypes, low-precision ones included, and the five weak kinds).
 //!
 //! The cells are computed once by [`cells`] from
 //! `lattensor::promote::result_type_in`; the four formats only lay them out.
@@ -37,7 +38,7 @@ fn cell(a: LatticeType, b: LatticeType, mode: PromotionMode) -> Cell {
             // back to the lattice join, which is what ALL mode computes.
             let suggestion = match &e {
                 Error::Promotion { suggestion, .. } => *suggestion,
-                _ => lattensor::promote::join(a, b),
+                _ => lattensor::promote::join(a, b).unwrap_or(a),
             };
             Cell::Refused { suggestion, message: e.to_string() }
         }
@@ -55,18 +56,18 @@ pub fn render(mode: PromotionMode, format: TableFormat) -> String {
     }
 }
 
-const WIDTH: usize = 7;
-
 fn text(mode: PromotionMode, cells: &[Vec<Cell>]) -> String {
+    // one column wider than the longest label (`!f8e4m3fnuz`)
+    let width = LatticeType::ALL.iter().map(|t| t.short_name().len() + 2).max().unwrap_or(7);
     let mut out = format!("Promotion table, mode {mode}: row ⊔ column\n\n");
-    let _ = write!(out, "{:>WIDTH$}", "");
+    let _ = write!(out, "{:>width$}", "");
     for c in LatticeType::ALL {
-        let _ = write!(out, "{:>WIDTH$}", c.short_name());
+        let _ = write!(out, "{:>width$}", c.short_name());
     }
     out.push('\n');
     let mut refused = 0;
     for (r, row) in LatticeType::ALL.iter().zip(cells) {
-        let _ = write!(out, "{:>WIDTH$}", r.short_name());
+        let _ = write!(out, "{:>width$}", r.short_name());
         for c in row {
             let s = match c {
                 Cell::Ok(t) => t.short_name(),
@@ -75,11 +76,12 @@ fn text(mode: PromotionMode, cells: &[Vec<Cell>]) -> String {
                     format!("!{}", suggestion.short_name())
                 }
             };
-            let _ = write!(out, "{s:>WIDTH$}");
+            let _ = write!(out, "{s:>width$}");
         }
         out.push('\n');
     }
     out.push_str("\nLegend: b = bool; a trailing * marks a weak result (i32* i64* f32* f64* c128*).\n");
+    out.push_str("        f8e4m3fn … f4e2m1fn, int4, uint4: low-precision leaves; a pair with no join is refused in every mode.\n");
     if refused > 0 {
         let _ = writeln!(
             out,
@@ -164,7 +166,7 @@ fn html(mode: PromotionMode, cells: &[Vec<Cell>]) -> String {
 }
 
 fn svg(mode: PromotionMode, cells: &[Vec<Cell>]) -> String {
-    const CW: usize = 46;
+    const CW: usize = 72; // fits `!f8e4m3fnuz`
     const CH: usize = 22;
     const TOP: usize = 40;
     let n = LatticeType::ALL.len();
@@ -227,10 +229,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn all_mode_refuses_nothing_and_safe_refuses_some() {
+    fn all_mode_refuses_only_pairs_without_join_and_safe_refuses_more() {
         let count = |m| cells(m).iter().flatten().filter(|c| matches!(c, Cell::Refused { .. })).count();
-        assert_eq!(count(PromotionMode::All), 0);
-        assert!(count(PromotionMode::Safe) > 0);
+        let no_join = LatticeType::ALL
+            .iter()
+            .flat_map(|&a| LatticeType::ALL.iter().map(move |&b| (a, b)))
+            .filter(|&(a, b)| lattensor::promote::join(a, b).is_none())
+            .count();
+        assert!(no_join > 0);
+        assert_eq!(count(PromotionMode::All), no_join);
+        assert!(count(PromotionMode::Safe) > no_join);
+    }
+
+    #[test]
+    fn json_covers_the_low_precision_dtypes() {
+        let j = render(PromotionMode::All, TableFormat::Json);
+        assert!(j.contains("\"float8_e4m3fn\": {\"bool\": \"float8_e4m3fn\""), "{}", &j[..400]);
+        assert!(j.contains("\"int4\": {\"error\""), "int4 ⊔ uint4 refused");
+        assert_eq!(j.lines().count(), 2 + LatticeType::ALL.len());
     }
 
     #[test]

@@ -66,7 +66,12 @@ fn all_mode_table_equals_tf_cell_by_cell() {
         }
     }
     assert_eq!(checked, 400);
-    assert_eq!(ours.as_object().unwrap().len(), 20);
+    // 15 + 8 low-precision dtypes + 5 weak kinds
+    assert_eq!(ours.as_object().unwrap().len(), 28);
+    assert_eq!(ours["float8_e4m3fn"]["int8"].as_str(), Some("float8_e4m3fn"));
+    assert_eq!(ours["int4"]["int32*"].as_str(), Some("int4"));
+    let refused = ours["float8_e4m3fn"]["bfloat16"]["error"].as_str().expect("float8 ⊔ bfloat16 has no join");
+    assert!(refused.contains("no common dtype") && refused.contains("x.cast(DType::F32)"), "{refused}");
 }
 
 #[test]
@@ -98,12 +103,15 @@ fn safe_mode_refuses_exactly_where_tf_does() {
 #[test]
 fn text_table_marks_refusals_and_has_a_legend() {
     let all = stdout(&["table"]);
-    assert!(!all.contains('!'), "ALL refuses nothing");
+    // ALL refuses only pairs without a join (the low-precision leaves)
+    let core_rows: Vec<&str> = all.lines().skip(3).take(15).collect();
+    assert!(core_rows.iter().all(|r| r.split_whitespace().take(16).all(|c| !c.starts_with('!'))), "{core_rows:?}");
+    assert!(all.contains("!f32"), "float8 ⊔ bfloat16 is refused, suggesting float32");
     let safe = stdout(&["table", "--mode", "safe", "--format", "text"]);
     assert!(safe.contains("!f64*") && safe.contains("Legend"), "{safe}");
-    // 1 title + blank + header + 20 rows
-    let rows: Vec<&str> = safe.lines().skip(3).take(20).collect();
-    assert!(rows.iter().all(|r| r.split_whitespace().count() == 21), "{rows:?}");
+    // 1 title + blank + header + 28 rows
+    let rows: Vec<&str> = safe.lines().skip(3).take(28).collect();
+    assert!(rows.iter().all(|r| r.split_whitespace().count() == 29), "{rows:?}");
 }
 
 /// Balanced-tag check: every opened element is closed in order (or self-closed).
@@ -135,7 +143,7 @@ fn html_and_svg_tables_are_well_formed() {
     let html = stdout(&["table", "--mode", "safe", "--format", "html"]);
     assert!(html.starts_with("<!DOCTYPE html>"));
     assert_well_formed(&html);
-    assert_eq!(html.matches("<td ").count(), 400);
+    assert_eq!(html.matches("<td ").count(), 784); // 28 × 28
     assert!(
         html.contains("class=\"refused\" title=\"result_type: in promotion mode SAFE"),
         "tooltips carry the refusal"
@@ -144,7 +152,7 @@ fn html_and_svg_tables_are_well_formed() {
     let svg = stdout(&["table", "--format", "svg", "--mode", "strict"]);
     assert!(svg.starts_with("<svg"));
     assert_well_formed(&svg);
-    assert_eq!(svg.matches("<rect class=").count(), 400 + 3);
+    assert_eq!(svg.matches("<rect class=").count(), 784 + 3);
 }
 
 #[test]
@@ -160,7 +168,7 @@ fn lattice_outputs_contain_every_node_and_edge() {
     for n in weak {
         assert!(dot.contains(&format!("\"{n}\" [label=\"{n}\", style=\"rounded,dashed\"")), "{n} dashed");
     }
-    assert_eq!(dot.matches(" -> ").count(), 27);
+    assert_eq!(dot.matches(" -> ").count(), 35);
     assert!(dot.contains("\"b\" -> \"i32*\"") && dot.contains("\"c64\" -> \"c128\""));
 
     let svg = stdout(&["lattice", "--format", "svg"]);
@@ -168,7 +176,7 @@ fn lattice_outputs_contain_every_node_and_edge() {
     for n in names.iter().chain(&weak) {
         assert!(svg.contains(&format!(">{n}</text>")), "{n}");
     }
-    assert_eq!(svg.matches("<path class=\"edge\"").count(), 27);
+    assert_eq!(svg.matches("<path class=\"edge\"").count(), 35);
     assert_eq!(svg.matches("stroke-dasharray").count(), 5);
 }
 

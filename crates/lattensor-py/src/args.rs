@@ -44,19 +44,22 @@ pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     Ok(NUMPY.get_or_try_init(py, || py.import("numpy").map(Bound::unbind))?.bind(py))
 }
 
-/// The NumPy dtype object for `d` (`ml_dtypes.bfloat16` for bfloat16).
+/// The NumPy dtype object for `d` (`ml_dtypes.bfloat16` for bfloat16, and
+/// the `ml_dtypes` type of the same name for the low-precision dtypes).
 pub fn numpy_descr(py: Python<'_>, d: DType) -> PyResult<&Bound<'_, PyAny>> {
     let all = DESCRS.get_or_try_init(py, || {
         let np = numpy(py)?;
         DType::ALL
             .iter()
             .map(|&d| {
-                let spec = if d == DType::BF16 {
+                let spec = if d == DType::BF16 || d.is_low_precision() {
                     py.import("ml_dtypes")
                         .map_err(|_| {
-                            PyTypeError::new_err("bfloat16 tensors need the ml_dtypes package: pip install ml_dtypes")
+                            PyTypeError::new_err(format!(
+                                "{d} tensors need the ml_dtypes package: pip install ml_dtypes"
+                            ))
                         })?
-                        .getattr("bfloat16")?
+                        .getattr(d.name())?
                 } else {
                     pyo3::types::PyString::new(py, d.name()).into_any()
                 };
@@ -85,13 +88,18 @@ pub fn dtype_of_descr(descr: &Bound<'_, numpy::PyArrayDescr>) -> PyResult<DType>
         (b'f', 8) => DType::F64,
         (b'c', 8) => DType::C64,
         (b'c', 16) => DType::C128,
-        _ if descr.typeobj().name()?.to_str()? == "bfloat16" => DType::BF16,
-        _ => {
-            return Err(PyTypeError::new_err(format!(
-                "NumPy dtype {} has no lattensor equivalent; supported are bool, (u)int8-64, bfloat16, float16-64, complex64/128",
-                descr.repr()?
-            )));
-        }
+        // ml_dtypes' types, by their type's name (float8_e5m2 has kind 'f' and
+        // one byte, the others kind 'V')
+        _ => match DType::parse(descr.typeobj().name()?.to_str()?) {
+            Ok(d) if (d == DType::BF16 || d.is_low_precision()) && size == d.size() => d,
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "NumPy dtype {} has no lattensor equivalent; supported are bool, (u)int8-64, bfloat16, \
+                     float16-64, complex64/128 and ml_dtypes' float8_*, float4_e2m1fn, int4, uint4",
+                    descr.repr()?
+                )));
+            }
+        },
     };
     Ok(d)
 }

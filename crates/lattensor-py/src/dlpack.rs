@@ -11,7 +11,10 @@ use pyo3::prelude::*;
 
 use crate::errors::IntoPyResult;
 
-fn dl_dtype(d: DType) -> DLDataType {
+/// The DLPack dtype of `d`, or `None` for float4_e2m1fn, int4 and uint4:
+/// DLPack's 4-bit types are packed two to a byte, lattensor (like ml_dtypes)
+/// keeps one per byte, so no DLPack code describes them.
+fn dl_dtype(d: DType) -> Option<DLDataType> {
     let bits = (d.size() * 8) as u8;
     let code = match d {
         DType::Bool => DLDataTypeCode::BOOL,
@@ -20,12 +23,19 @@ fn dl_dtype(d: DType) -> DLDataType {
         DType::BF16 => DLDataTypeCode::BFLOAT,
         DType::F16 | DType::F32 | DType::F64 => DLDataTypeCode::FLOAT,
         DType::C64 | DType::C128 => DLDataTypeCode::COMPLEX,
+        // dlpack.h 1.1's float8 codes
+        DType::F8E4M3Fn => DLDataTypeCode::FLOAT8_E4M3FN,
+        DType::F8E4M3Fnuz => DLDataTypeCode::FLOAT8_E4M3FNUZ,
+        DType::F8E5M2 => DLDataTypeCode::FLOAT8_E5M2,
+        DType::F8E5M2Fnuz => DLDataTypeCode::FLOAT8_E5M2FNUZ,
+        DType::F8E8M0Fnu => DLDataTypeCode::FLOAT8_E8M0FNU,
+        DType::F4E2M1Fn | DType::I4 | DType::U4 => return None,
     };
-    DLDataType::scalar(code, bits)
+    Some(DLDataType::scalar(code, bits))
 }
 
 fn from_dl_dtype(t: DLDataType) -> PyResult<DType> {
-    let d = DType::ALL.into_iter().find(|&d| dl_dtype(d).matches(t));
+    let d = DType::ALL.into_iter().find(|&d| dl_dtype(d).is_some_and(|dl| dl.matches(t)));
     d.ok_or_else(|| {
         PyTypeError::new_err(format!(
             "DLPack dtype (code {}, {} bits, {} lanes) has no lattensor equivalent",
@@ -46,7 +56,14 @@ fn managed<M: ManagedTensorBase>(t: &Tensor, flags: DlpackFlags) -> PyResult<Man
     let prepared = Dynamic::new(shape, strides).prepare_as::<M>().map_err(|e| err(&e))?;
     let mut init = prepared.initialize(Box::new(t.clone()));
     init.set_data(data.cast_mut().cast());
-    init.set_dtype(dl_dtype(t.dtype()));
+    let Some(dtype) = dl_dtype(t.dtype()) else {
+        return Err(PyBufferError::new_err(format!(
+            "DLPack has no code for {} one value per byte (its 4-bit types are packed); \
+             use numpy.asarray(t) (via ml_dtypes) or cast first: tf.cast(t, tf.int8)",
+            t.dtype()
+        )));
+    };
+    init.set_dtype(dtype);
     init.set_device(DLDevice::CPU);
     if !flags.is_empty() {
         init.set_flags(flags).map_err(|e| err(&e))?;

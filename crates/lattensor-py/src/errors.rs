@@ -124,6 +124,10 @@ fn python_message(e: &Error) -> String {
                 "(such as from Strict to Safe or All)",
                 "(such as `tf.promotion_mode(\"safe\")` or \"all\" instead of \"strict\")",
             ),
+        // a low-precision dtype's advice names the cast (`x.cast(DType::F32)`)
+        Error::UnsupportedDType { dtype, .. } if dtype.is_low_precision() => lattensor::DType::ALL
+            .iter()
+            .fold(msg, |m, d| m.replace(&format!("`x.cast(DType::{d:?})`"), &format!("`tf.cast(x, tf.{})`", d.name()))),
         _ => msg,
     }
 }

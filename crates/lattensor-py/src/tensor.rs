@@ -628,9 +628,10 @@ impl PyTensor {
         }
         let t = &slf.get().t;
         let Some(format) = buffer_format(t.dtype()) else {
-            return Err(PyBufferError::new_err(
-                "bfloat16 has no buffer-protocol format; use numpy.asarray(t) (via ml_dtypes) or DLPack",
-            ));
+            return Err(PyBufferError::new_err(format!(
+                "{} has no buffer-protocol format; use numpy.asarray(t) (via ml_dtypes) or DLPack",
+                t.dtype()
+            )));
         };
         if flags & PyBUF_STRIDES != PyBUF_STRIDES && !t.is_contiguous() {
             return Err(PyBufferError::new_err("tensor is not contiguous; request a strided buffer"));
@@ -766,7 +767,8 @@ fn one_element(t: &Tensor, what: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// The struct-module format of a dtype (`None` for bfloat16, which has none).
+/// The struct-module format of a dtype (`None` for bfloat16 and the
+/// low-precision dtypes, which have none).
 fn buffer_format(d: DType) -> Option<&'static CStr> {
     Some(match d {
         DType::Bool => c"?",
@@ -783,7 +785,15 @@ fn buffer_format(d: DType) -> Option<&'static CStr> {
         DType::F64 => c"d",
         DType::C64 => c"Zf",
         DType::C128 => c"Zd",
-        DType::BF16 => return None,
+        DType::BF16
+        | DType::F8E4M3Fn
+        | DType::F8E5M2
+        | DType::F8E4M3Fnuz
+        | DType::F8E5M2Fnuz
+        | DType::F8E8M0Fnu
+        | DType::F4E2M1Fn
+        | DType::I4
+        | DType::U4 => return None,
     })
 }
 

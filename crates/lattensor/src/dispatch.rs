@@ -11,7 +11,8 @@
 //!   | macro                   | dtypes                                 | binds                        |
 //!   |-------------------------|----------------------------------------|------------------------------|
 //!   | [`dispatch_dtype!`]     | any list                               | `$T`                         |
-//!   | [`with_dtype!`]         | all 15                                 | `$T`                         |
+//!   | [`with_dtype!`]         | all 23                                 | `$T`                         |
+//!   | [`with_lowp_dtype!`]    | the 8 low-precision storage dtypes     | `$T`                         |
 //!   | [`with_numeric_dtype!`] | all but bool                           | `$T`                         |
 //!   | [`with_native_dtype!`]  | all but bool, bfloat16, float16        | `$T`                         |
 //!   | [`with_ordered_dtype!`] | bool, integers, real floats            | `$T`                         |
@@ -93,20 +94,43 @@ macro_rules! dispatch_dtype {
     }};
 }
 
-/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` (all 15).
+/// Runs `$body` with `$T` bound to the Rust element type of `$dtype` (all 23).
+///
+/// The bodies that run for every dtype only move and convert elements
+/// (copies, casts, gathers, display), so the eight low-precision storage
+/// dtypes are here and in no compute macro: arithmetic refuses them with
+/// [`Error::UnsupportedDType`], which names the cast to write.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_dtype {
     ($dtype:expr, $T:ident, $body:expr) => {
-        // every variant is listed, so the `else` arm can never run
-        $crate::with_numeric_dtype!($dtype, $T, $body, bool => {
-            type $T = bool;
-            $body
-        })
+        // every variant is listed, so the last `else` arm can never run
+        $crate::with_numeric_dtype!($dtype, $T, $body, bool => $crate::with_lowp_dtype!($dtype, $T, $body,
+            other => {
+                type $T = bool;
+                $body
+            }))
     };
 }
 
-/// Like [`with_dtype!`] for the 14 numeric dtypes; `$bool` is evaluated for bool.
+/// Runs `$body` for the eight low-precision storage dtypes (`float8_*`,
+/// `float4_e2m1fn`, `int4`, `uint4`) with `$T` bound to their element type;
+/// `$other` for the rest.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_lowp_dtype {
+    ($dtype:expr, $T:ident, $body:expr, other => $other:expr) => {
+        $crate::dispatch_dtype!($dtype, $T, $body, [
+            F8E4M3Fn => $crate::F8E4M3Fn, F8E5M2 => $crate::F8E5M2, F8E4M3Fnuz => $crate::F8E4M3Fnuz,
+            F8E5M2Fnuz => $crate::F8E5M2Fnuz, F8E8M0Fnu => $crate::F8E8M0Fnu, F4E2M1Fn => $crate::F4E2M1Fn,
+            I4 => $crate::I4, U4 => $crate::U4,
+        ], else => $other)
+    };
+}
+
+/// Like [`with_dtype!`] for the 14 core numeric dtypes; `$bool` is evaluated
+/// for bool and for the eight low-precision storage dtypes (which have no
+/// kernels: a `$bool` arm that refuses must name the actual dtype).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! with_numeric_dtype {

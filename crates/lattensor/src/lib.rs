@@ -3,7 +3,8 @@
 //! Tensors with runtime dtypes, weak types, and TensorFlow-NumPy's
 //! lattice-based type promotion.
 //!
-//! * [`DType`]: bool, u8–u64, i8–i64, bf16, f16, f32, f64, c64, c128.
+//! * [`DType`]: bool, u8–u64, i8–i64, bf16, f16, f32, f64, c64, c128, and the
+//!   storage-and-cast types float8 (five kinds), float4_e2m1fn, int4, uint4.
 //! * Weak types (`i32*`, `i64*`, `f32*`, `f64*`, `c128*`): the type of a value
 //!   nobody declared, such as a Rust literal. They adapt to strong operands.
 //! * [`promote`]: one lattice, four modes (`All`, `Safe`, `Strict`, `NumPy`),
@@ -72,6 +73,7 @@ pub use crate::core::dtype::{DType, FInfo, IInfo, Kind};
 pub use crate::core::element::Element;
 pub use crate::core::error::{Category, Error, Result};
 pub use crate::core::layout::{Layout, SliceArg, broadcast_shapes};
+pub use crate::core::lowp::{F4E2M1Fn, F8E4M3Fn, F8E4M3Fnuz, F8E5M2, F8E5M2Fnuz, F8E8M0Fnu, I4, U4};
 pub use crate::core::scalar::{Operand, Scalar};
 pub use crate::core::storage::{
     DEFAULT_MAX_TENSOR_BYTES, DEFAULT_STORAGE_CACHE_BYTES, max_tensor_bytes, set_max_tensor_bytes,

@@ -23,7 +23,7 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 fn dtype() -> impl Strategy<Value = DType> {
-    (0usize..DType::ALL.len()).prop_map(|i| DType::ALL[i])
+    (0usize..DType::CORE.len()).prop_map(|i| DType::CORE[i])
 }
 
 /// A tensor of `shape` and `dtype` holding `bytes` (cycled; bool bytes masked to 0/1).
@@ -132,14 +132,20 @@ fn of_type(t: LatticeType) -> Tensor {
 
 #[test]
 fn join_is_monotone_and_absorbing() {
+    // on all 28 nodes, with a missing join read as a top above every node
     let nodes = LatticeType::ALL;
+    let le = |x: Option<LatticeType>, y: Option<LatticeType>| match (x, y) {
+        (_, None) => true,
+        (None, Some(_)) => false,
+        (Some(x), Some(y)) => x.le(y),
+    };
     for &a in &nodes {
         for &b in &nodes {
             // absorption: a ⊔ (a ⊔ b) = a ⊔ b
-            assert_eq!(join(a, join(a, b)), join(a, b), "absorption at {a}, {b}");
+            assert_eq!(join(a, b).and_then(|ab| join(a, ab)), join(a, b), "absorption at {a}, {b}");
             if a.le(b) {
                 for &c in &nodes {
-                    assert!(join(a, c).le(join(b, c)), "monotone: {a} ≤ {b} but {a}⊔{c} ≰ {b}⊔{c}");
+                    assert!(le(join(a, c), join(b, c)), "monotone: {a} ≤ {b} but {a}⊔{c} ≰ {b}⊔{c}");
                 }
             }
         }
@@ -148,7 +154,7 @@ fn join_is_monotone_and_absorbing() {
 
 #[test]
 fn binary_ops_promote_exactly_as_the_lattice_says() {
-    // For every mode and every pair of the 20 nodes: add/multiply/maximum
+    // For every mode and every pair of the 28 nodes: add/multiply/maximum
     // succeed iff result_type does, with its dtype and weakness, in both orders.
     for mode in PromotionMode::ALL_MODES {
         for &a in &LatticeType::ALL {
@@ -158,13 +164,15 @@ fn binary_ops_promote_exactly_as_the_lattice_says() {
                 let got = lattensor::promote::with_mode(mode, || ops::add(&x, &y));
                 let rev = lattensor::promote::with_mode(mode, || ops::multiply(&y, &x));
                 match &want {
-                    Ok(t) if t.dtype != DType::Bool => {
+                    Ok(t) if t.dtype != DType::Bool && !t.dtype.is_low_precision() => {
                         for r in [&got, &rev] {
                             let r = r.as_ref().unwrap_or_else(|e| panic!("{a} op {b} in {mode}: {e}"));
                             assert_eq!(r.lattice_type(), *t, "{a} op {b} in {mode}");
                         }
                     }
-                    Ok(_) => {} // bool ⊔ bool: add refuses bool, which is not promotion's business
+                    // bool ⊔ bool, or a low-precision result: add refuses a dtype it has no
+                    // kernel for, which is not promotion's business (but must not panic)
+                    Ok(_) => assert!(got.is_err() && rev.is_err(), "{a}, {b} in {mode}: no kernel, yet no error"),
                     Err(_) => {
                         assert!(got.is_err() && rev.is_err(), "{a}, {b} in {mode}: ops allow what promotion refuses");
                     }
@@ -192,7 +200,7 @@ fn copies_of_half_views_keep_signalling_nan_bits() {
 
 #[test]
 fn einsum_of_a_scalar_operand() {
-    for d in DType::ALL {
+    for d in DType::CORE {
         let x = Tensor::scalar(2u8).cast(d).unwrap();
         let want = x.to_bytes().unwrap();
         assert_eq!(einsum_raw("->", &[&x]).unwrap().to_bytes().unwrap(), want, "raw {d}");
@@ -208,9 +216,9 @@ proptest! {
     #[test]
     fn lossless_casts_round_trip(bytes in proptest::collection::vec(any::<u8>(), 64), shape in shape(), kind in view_kind()) {
         let mut pairs = 0;
-        for from in DType::ALL {
+        for from in DType::CORE {
             let x = make_view(kind, &bytes, &shape, from);
-            for to in DType::ALL {
+            for to in DType::CORE {
                 if !converts_losslessly(from, to) {
                     continue;
                 }
@@ -226,7 +234,7 @@ proptest! {
     /// non-bool dtypes and any view (the view's row-major bytes are what is reinterpreted).
     #[test]
     fn bitcasts_round_trip_on_views(bytes in proptest::collection::vec(any::<u8>(), 64), shape in shape(), kind in view_kind(), a in 1usize..15, b in 1usize..15) {
-        let (da, db) = (DType::ALL[a], DType::ALL[b]);
+        let (da, db) = (DType::CORE[a], DType::CORE[b]);
         let mut shape = shape;
         if da.size() < db.size() {
             shape.push(db.size() / da.size());

@@ -17,7 +17,7 @@ const BASE: [f64; 6] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
 
 #[test]
 fn every_dtype_reads_with_the_right_values_and_rewrites_byte_for_byte() {
-    for dtype in DType::ALL {
+    for dtype in DType::CORE {
         let path = data(dtype.name());
         let t = read_npy(&path).unwrap_or_else(|e| panic!("{dtype}: {e}"));
         assert_eq!(t.dtype(), dtype);
@@ -108,7 +108,7 @@ fn round_trips_through_files() {
 
 #[test]
 fn damaged_golden_files_are_errors_not_panics() {
-    for dtype in DType::ALL {
+    for dtype in DType::CORE {
         let file = std::fs::read(data(dtype.name())).unwrap();
         for cut in 0..file.len() {
             assert!(from_npy_bytes(&file[..cut]).is_err(), "{dtype} cut at {cut}");

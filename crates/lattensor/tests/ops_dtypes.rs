@@ -218,8 +218,8 @@ fn sample(t: LatticeType) -> Tensor {
 #[test]
 fn every_pair_of_lattice_types_promotes_through_the_ops() {
     let mut checked = 0;
-    for &a in &LatticeType::ALL {
-        for &b in &LatticeType::ALL {
+    for &a in &LatticeType::CORE {
+        for &b in &LatticeType::CORE {
             let want = result_type_in(&[a, b], PromotionMode::All).unwrap();
             let (ta, tb) = (sample(a), sample(b));
             for op in ["add", "subtract", "multiply", "divide"] {

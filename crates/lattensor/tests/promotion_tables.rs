@@ -157,8 +157,8 @@ fn numpy_nep50_table_conforms() {
 
 #[test]
 fn numpy_mode_is_strong_unless_all_operands_are_weak() {
-    for &a in &LatticeType::ALL {
-        for &b in &LatticeType::ALL {
+    for &a in &LatticeType::CORE {
+        for &b in &LatticeType::CORE {
             let r = result_type_in(&[a, b], PromotionMode::NumPy).unwrap();
             assert_eq!(r.weak, a.weak && b.weak, "{a} ⊔ {b} = {r}");
         }
@@ -168,9 +168,9 @@ fn numpy_mode_is_strong_unless_all_operands_are_weak() {
 #[test]
 fn strict_mode_rule_over_all_400_pairs() {
     let mut checked = 0;
-    for &a in &LatticeType::ALL {
-        for &b in &LatticeType::ALL {
-            let j = join(a, b);
+    for &a in &LatticeType::CORE {
+        for &b in &LatticeType::CORE {
+            let j = join(a, b).expect("every pair of core nodes has a join");
             // Different strong dtypes are refused; a weak operand adapts only
             // when the join's dtype is the strong operand's own dtype.
             let allowed = [a, b].iter().all(|o| o.weak || o.dtype == j.dtype);

@@ -85,7 +85,18 @@ def __getitem__(self, key):
     return _C.constant(out if out.flags.c_contiguous else out.copy(order="C"))
 
 
+def __setitem__(self, key, value):
+    """Tensors are immutable: item assignment raises ``TypeError`` with the
+    functional way to write it (without this method Python would report a
+    tensor index as an ``int()`` failure)."""
+    raise TypeError(
+        "lattensor.Tensor does not support item assignment: tensors are immutable; "
+        "build a new array instead, e.g. xp.where(mask, value, x) for a boolean mask"
+    )
+
+
 Tensor.__array_namespace__ = __array_namespace__
 Tensor.mT = property(_mT)
 Tensor.to_device = to_device
 Tensor.__getitem__ = __getitem__
+Tensor.__setitem__ = __setitem__

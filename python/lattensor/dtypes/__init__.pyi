@@ -13,14 +13,22 @@ complex64: Any
 double: Any
 float16: Any
 float32: Any
+float4_e2m1fn: Any
 float64: Any
+float8_e4m3fn: Any
+float8_e4m3fnuz: Any
+float8_e5m2: Any
+float8_e5m2fnuz: Any
+float8_e8m0fnu: Any
 half: Any
 int16: Any
 int32: Any
+int4: Any
 int64: Any
 int8: Any
 def saturate_cast(value, dtype, name=None) -> Tensor: ...
 uint16: Any
 uint32: Any
+uint4: Any
 uint64: Any
 uint8: Any

@@ -1,4 +1,4 @@
-//! The fifteen runtime element types and their metadata.
+//! The twenty-three runtime element types and their metadata.
 //!
 //! [`DType`] is a small `Copy` enum; every fact about a dtype (size, kind,
 //! names, significand width, integer range, float limits) is a `const fn`
@@ -11,8 +11,9 @@ use crate::core::error::{Error, Result};
 
 /// A runtime element type.
 ///
-/// The order of the variants is the order TensorFlow's promotion tables use
-/// (bool, unsigned, signed, floats, complex).
+/// The order of the first fifteen variants is the order TensorFlow's
+/// promotion tables use (bool, unsigned, signed, floats, complex); the eight
+/// low-precision storage types follow (see [`DType::is_low_precision`]).
 ///
 /// ```
 /// use lattensor::DType;
@@ -55,6 +56,22 @@ pub enum DType {
     C64,
     /// Complex number of two `f64`, [`num_complex::Complex64`].
     C128,
+    /// `float8_e4m3fn` ([`F8E4M3Fn`](crate::F8E4M3Fn)): storage and casts only.
+    F8E4M3Fn,
+    /// `float8_e5m2` ([`F8E5M2`](crate::F8E5M2)): storage and casts only.
+    F8E5M2,
+    /// `float8_e4m3fnuz` ([`F8E4M3Fnuz`](crate::F8E4M3Fnuz)): storage and casts only.
+    F8E4M3Fnuz,
+    /// `float8_e5m2fnuz` ([`F8E5M2Fnuz`](crate::F8E5M2Fnuz)): storage and casts only.
+    F8E5M2Fnuz,
+    /// `float8_e8m0fnu` ([`F8E8M0Fnu`](crate::F8E8M0Fnu)): storage and casts only.
+    F8E8M0Fnu,
+    /// `float4_e2m1fn` ([`F4E2M1Fn`](crate::F4E2M1Fn)), one value per byte: storage and casts only.
+    F4E2M1Fn,
+    /// `int4` ([`I4`](crate::I4)), one value per byte: storage and casts only.
+    I4,
+    /// `uint4` ([`U4`](crate::U4)), one value per byte: storage and casts only.
+    U4,
 }
 
 /// The category a dtype belongs to.
@@ -105,8 +122,8 @@ pub struct FInfo {
 }
 
 impl DType {
-    /// All fifteen dtypes, in table order.
-    pub const ALL: [DType; 15] = [
+    /// All twenty-three dtypes, in table order.
+    pub const ALL: [DType; 23] = [
         DType::Bool,
         DType::U8,
         DType::U16,
@@ -122,6 +139,37 @@ impl DType {
         DType::F64,
         DType::C64,
         DType::C128,
+        DType::F8E4M3Fn,
+        DType::F8E5M2,
+        DType::F8E4M3Fnuz,
+        DType::F8E5M2Fnuz,
+        DType::F8E8M0Fnu,
+        DType::F4E2M1Fn,
+        DType::I4,
+        DType::U4,
+    ];
+
+    /// The fifteen dtypes with compute kernels (TF's promotion tables).
+    pub const CORE: [DType; 15] = {
+        let mut out = [DType::Bool; 15];
+        let mut i = 0;
+        while i < 15 {
+            out[i] = DType::ALL[i];
+            i += 1;
+        }
+        out
+    };
+
+    /// The eight low-precision storage-and-cast dtypes.
+    pub const LOW_PRECISION: [DType; 8] = [
+        DType::F8E4M3Fn,
+        DType::F8E5M2,
+        DType::F8E4M3Fnuz,
+        DType::F8E5M2Fnuz,
+        DType::F8E8M0Fnu,
+        DType::F4E2M1Fn,
+        DType::I4,
+        DType::U4,
     ];
 
     /// Position in [`DType::ALL`].
@@ -133,6 +181,14 @@ impl DType {
     pub const fn size(self) -> usize {
         match self {
             DType::Bool | DType::U8 | DType::I8 => 1,
+            DType::F8E4M3Fn
+            | DType::F8E5M2
+            | DType::F8E4M3Fnuz
+            | DType::F8E5M2Fnuz
+            | DType::F8E8M0Fnu
+            | DType::F4E2M1Fn
+            | DType::I4
+            | DType::U4 => 1,
             DType::U16 | DType::I16 | DType::BF16 | DType::F16 => 2,
             DType::U32 | DType::I32 | DType::F32 => 4,
             DType::U64 | DType::I64 | DType::F64 | DType::C64 => 8,
@@ -144,9 +200,15 @@ impl DType {
     pub const fn kind(self) -> Kind {
         match self {
             DType::Bool => Kind::Bool,
-            DType::U8 | DType::U16 | DType::U32 | DType::U64 => Kind::UInt,
-            DType::I8 | DType::I16 | DType::I32 | DType::I64 => Kind::Int,
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 | DType::U4 => Kind::UInt,
+            DType::I8 | DType::I16 | DType::I32 | DType::I64 | DType::I4 => Kind::Int,
             DType::BF16 | DType::F16 | DType::F32 | DType::F64 => Kind::Float,
+            DType::F8E4M3Fn
+            | DType::F8E5M2
+            | DType::F8E4M3Fnuz
+            | DType::F8E5M2Fnuz
+            | DType::F8E8M0Fnu
+            | DType::F4E2M1Fn => Kind::Float,
             DType::C64 | DType::C128 => Kind::Complex,
         }
     }
@@ -169,10 +231,19 @@ impl DType {
             DType::F64 => "float64",
             DType::C64 => "complex64",
             DType::C128 => "complex128",
+            DType::F8E4M3Fn => "float8_e4m3fn",
+            DType::F8E5M2 => "float8_e5m2",
+            DType::F8E4M3Fnuz => "float8_e4m3fnuz",
+            DType::F8E5M2Fnuz => "float8_e5m2fnuz",
+            DType::F8E8M0Fnu => "float8_e8m0fnu",
+            DType::F4E2M1Fn => "float4_e2m1fn",
+            DType::I4 => "int4",
+            DType::U4 => "uint4",
         }
     }
 
-    /// Short name: `"f32"`, `"bf16"`, `"c128"`, `"b"` for bool.
+    /// Short name: `"f32"`, `"bf16"`, `"c128"`, `"b"` for bool, `"f8e4m3fn"`;
+    /// `int4`/`uint4` keep their names (`i4`/`u4` are NumPy's int32/uint32).
     pub const fn short_name(self) -> &'static str {
         match self {
             DType::Bool => "b",
@@ -190,7 +261,23 @@ impl DType {
             DType::F64 => "f64",
             DType::C64 => "c64",
             DType::C128 => "c128",
+            DType::F8E4M3Fn => "f8e4m3fn",
+            DType::F8E5M2 => "f8e5m2",
+            DType::F8E4M3Fnuz => "f8e4m3fnuz",
+            DType::F8E5M2Fnuz => "f8e5m2fnuz",
+            DType::F8E8M0Fnu => "f8e8m0fnu",
+            DType::F4E2M1Fn => "f4e2m1fn",
+            // "i4"/"u4" are NumPy's codes for int32/uint32
+            DType::I4 => "int4",
+            DType::U4 => "uint4",
         }
+    }
+
+    /// `true` for the eight storage-and-cast dtypes (`float8_*`, `float4_e2m1fn`,
+    /// `int4`, `uint4`): they convert to and from every dtype and move through
+    /// the shape and copy ops, but no arithmetic kernel takes them.
+    pub const fn is_low_precision(self) -> bool {
+        self as u8 >= DType::F8E4M3Fn as u8
     }
 
     /// `true` for bool.
@@ -251,7 +338,33 @@ impl DType {
             DType::F16 => 11,
             DType::F32 | DType::C64 => 24,
             DType::F64 | DType::C128 => 53,
+            DType::F8E4M3Fn | DType::F8E4M3Fnuz => 4,
+            DType::F8E5M2 | DType::F8E5M2Fnuz => 3,
+            DType::F8E8M0Fnu => 1,
+            DType::F4E2M1Fn => 2,
+            DType::I4 => 3,
+            DType::U4 => 4,
         }
+    }
+
+    /// For real floats (and complex components): `(emax, emin)` with
+    /// 2^emax ≤ the largest finite value < 2^(emax+1) and 2^emin the smallest
+    /// positive value, so one float holds another's range iff its `emax` is
+    /// not lower and its `emin` not higher. `None` for the rest.
+    pub const fn exponent_range(self) -> Option<(i32, i32)> {
+        Some(match self.real_dtype() {
+            DType::BF16 => (127, -133),
+            DType::F16 => (15, -24),
+            DType::F32 => (127, -149),
+            DType::F64 => (1023, -1074),
+            DType::F8E4M3Fn => (8, -9),
+            DType::F8E5M2 => (15, -16),
+            DType::F8E4M3Fnuz => (7, -10),
+            DType::F8E5M2Fnuz => (15, -17),
+            DType::F8E8M0Fnu => (127, -127),
+            DType::F4E2M1Fn => (2, -1),
+            _ => return None,
+        })
     }
 
     /// Integer limits for bool and integer dtypes, `None` otherwise.
@@ -273,6 +386,8 @@ impl DType {
             DType::I16 => (16, i16::MIN as i128, i16::MAX as i128),
             DType::I32 => (32, i32::MIN as i128, i32::MAX as i128),
             DType::I64 => (64, i64::MIN as i128, i64::MAX as i128),
+            DType::I4 => (4, -8, 7),
+            DType::U4 => (4, 0, 15),
             _ => return None,
         };
         Some(IInfo { bits, min, max })
@@ -288,6 +403,9 @@ impl DType {
     /// assert_eq!(DType::BF16.finfo().unwrap().significand_bits, 8);
     /// ```
     pub fn finfo(self) -> Option<FInfo> {
+        if let Some(f) = crate::core::lowp::format_of(self) {
+            return Some(f.finfo());
+        }
         // (total bits, significand bits incl. implicit, exponent bits)
         let (bits, p, e) = match self.real_dtype() {
             DType::BF16 => (16, 8, 8),
@@ -331,10 +449,20 @@ impl DType {
             DType::F16 => 19,
             DType::U32 => 22,
             DType::U64 => 23,
+            DType::F8E5M2 => 24,
+            DType::F8E4M3Fn => 25,
+            DType::F8E4M3Fnuz => 26,
+            DType::F8E5M2Fnuz => 28,
+            DType::I4 => 29,
+            DType::U4 => 30,
+            // TF has no DataType for these two: DT_INVALID
+            DType::F8E8M0Fnu | DType::F4E2M1Fn => 0,
         }
     }
 
-    /// The descr `np.save` writes for `dtype` (little-endian).
+    /// The descr `np.save` writes for `dtype` (little-endian). NumPy writes an
+    /// `ml_dtypes` array as raw bytes (`<V2` for bfloat16, `<V1` for the 1-byte
+    /// types) except `float8_e5m2`, whose kind is `f` (`<f1`).
     pub const fn numpy_descr(self) -> &'static str {
         match self {
             DType::Bool => "|b1",
@@ -352,6 +480,14 @@ impl DType {
             DType::F64 => "<f8",
             DType::C64 => "<c8",
             DType::C128 => "<c16",
+            DType::F8E5M2 => "<f1",
+            DType::F8E4M3Fn
+            | DType::F8E4M3Fnuz
+            | DType::F8E5M2Fnuz
+            | DType::F8E8M0Fnu
+            | DType::F4E2M1Fn
+            | DType::I4
+            | DType::U4 => "<V1",
         }
     }
 
@@ -380,6 +516,14 @@ impl DType {
             "float64" | "f64" | "double" | "<f8" | "f8" => DType::F64,
             "complex64" | "c64" | "<c8" | "c8" => DType::C64,
             "complex128" | "c128" | "complex" | "<c16" | "c16" => DType::C128,
+            "float8_e4m3fn" | "f8e4m3fn" => DType::F8E4M3Fn,
+            "float8_e5m2" | "f8e5m2" | "<f1" | "f1" => DType::F8E5M2,
+            "float8_e4m3fnuz" | "f8e4m3fnuz" => DType::F8E4M3Fnuz,
+            "float8_e5m2fnuz" | "f8e5m2fnuz" => DType::F8E5M2Fnuz,
+            "float8_e8m0fnu" | "f8e8m0fnu" => DType::F8E8M0Fnu,
+            "float4_e2m1fn" | "f4e2m1fn" => DType::F4E2M1Fn,
+            "int4" => DType::I4,
+            "uint4" => DType::U4,
             // TF's `tf.as_dtype` refuses an unknown name with `TypeError`
             _ => {
                 return Err(Error::InvalidType(format!(
@@ -428,6 +572,7 @@ mod tests {
     #[test]
     fn unknown_name_is_an_error_listing_names() {
         let e = DType::parse("float8").unwrap_err().to_string();
+        assert!(e.contains("float8_e4m3fn") && e.contains("uint4"), "{e}");
         assert!(e.contains("float8") && e.contains("bfloat16"), "{e}");
     }
 
@@ -443,5 +588,24 @@ mod tests {
         let b = DType::BF16.finfo().unwrap();
         assert_eq!(b.max, half::bf16::MAX.to_f64());
         assert_eq!(b.smallest_normal, half::bf16::MIN_POSITIVE.to_f64());
+    }
+
+    #[test]
+    fn low_precision_metadata() {
+        for d in DType::LOW_PRECISION {
+            assert!(d.is_low_precision() && d.size() == 1, "{d}");
+        }
+        assert!(DType::CORE.iter().all(|d| !d.is_low_precision()));
+        assert_eq!(DType::I4.iinfo().unwrap().min, -8);
+        assert_eq!(DType::U4.iinfo().unwrap().max, 15);
+        let f = DType::F8E4M3Fn.finfo().unwrap();
+        assert_eq!(
+            (f.max, f.eps, f.smallest_normal, f.smallest_subnormal),
+            (448.0, 0.125, 2f64.powi(-6), 2f64.powi(-9))
+        );
+        let e = DType::F8E8M0Fnu.finfo().unwrap();
+        assert_eq!((e.max, e.min, e.eps), (2f64.powi(127), 2f64.powi(-127), 1.0));
+        assert_eq!(DType::F4E2M1Fn.finfo().unwrap().bits, 4);
+        assert_eq!(DType::F8E5M2.numpy_descr(), "<f1");
     }
 }

@@ -21,14 +21,15 @@ use num_complex::{Complex32, Complex64};
 
 use crate::DType;
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
 /// A Rust type that is the element type of one [`DType`].
 ///
 /// Implemented for `bool`, `u8`–`u64`, `i8`–`i64`, [`half::bf16`],
-/// [`half::f16`], `f32`, `f64`, [`Complex32`] and [`Complex64`]; sealed.
+/// [`half::f16`], `f32`, `f64`, [`Complex32`], [`Complex64`] and the eight
+/// low-precision types ([`F8E4M3Fn`](crate::F8E4M3Fn), …, [`U4`](crate::U4)); sealed.
 ///
 /// ```
 /// use lattensor::Element;
@@ -79,7 +80,7 @@ pub trait Element: sealed::Sealed + Copy + Send + Sync + PartialEq + Default + s
 /// Correctly rounded i64 → f64 "round to odd": the result's last bit records
 /// whether bits were lost, so one more rounding to a type of at most 51
 /// significand bits is exact round-to-nearest-even (no double rounding).
-fn i64_to_f64_odd(x: i64) -> f64 {
+pub(crate) fn i64_to_f64_odd(x: i64) -> f64 {
     let r = x as f64;
     if r.abs() < 9007199254740992.0 {
         return r;
@@ -125,7 +126,7 @@ impl HalfFromF32 for f16 {
     }
 }
 
-fn u64_to_f64_odd(x: u64) -> f64 {
+pub(crate) fn u64_to_f64_odd(x: u64) -> f64 {
     let r = x as f64;
     if r < 9007199254740992.0 {
         return r;

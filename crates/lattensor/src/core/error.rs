@@ -48,7 +48,7 @@ pub enum Error {
     /// The active promotion mode refuses to combine two operands.
     #[error(
         "{op}: in promotion mode {mode}, implicit dtype promotion between ({}, weak={}) and ({}, weak={}) is disallowed{reason}. \
-         Cast an operand explicitly (e.g. `x.cast(DType::{:?})`), pass an explicit dtype, or relax the promotion mode{relax}",
+         Cast an operand explicitly (e.g. `x.cast(DType::{:?})`){relax}",
         left.dtype, py_bool(left.weak), right.dtype, py_bool(right.weak), suggestion.dtype,
         relax = relax_hint(*mode)
     )]
@@ -68,9 +68,7 @@ pub enum Error {
     },
 
     /// An op does not support a dtype (TF: "Value for attr 'T' of … is not in the list of allowed values").
-    #[error(
-        "{op}: dtype {dtype} is not supported; supported dtypes are {supported}. Cast the input to one of them first (`x.cast(dtype)`)"
-    )]
+    #[error("{op}: dtype {dtype} is not supported; supported dtypes are {supported}. {}", cast_advice(*dtype, supported))]
     UnsupportedDType {
         /// The op.
         op: String,
@@ -124,15 +122,34 @@ pub enum Error {
     Io(String),
 }
 
+/// What to do about a dtype an op does not take: cast to one it does; for a
+/// low-precision storage dtype, name the cast (float32, or int8/uint8 for
+/// int4/uint4 when the op takes integers).
+fn cast_advice(dtype: DType, supported: &str) -> String {
+    if !dtype.is_low_precision() {
+        return "Cast the input to one of them first (`x.cast(dtype)`)".to_string();
+    }
+    let target = match dtype {
+        DType::I4 if supported.contains("int8") => DType::I8,
+        DType::U4 if supported.contains("uint8") => DType::U8,
+        _ => DType::F32,
+    };
+    format!("{dtype} is a storage-and-cast dtype with no compute kernels: cast it first (`x.cast(DType::{target:?})`)")
+}
+
 fn py_bool(b: bool) -> &'static str {
     if b { "True" } else { "False" }
 }
 
+/// The end of a promotion refusal's advice: relaxing the mode helps in Safe
+/// and Strict; ALL refuses only pairs that have no join, where it cannot.
 fn relax_hint(mode: PromotionMode) -> &'static str {
     match mode {
-        PromotionMode::Safe => " (such as from Safe to All)",
-        PromotionMode::Strict => " (such as from Strict to Safe or All)",
-        _ => "",
+        PromotionMode::Safe => ", pass an explicit dtype, or relax the promotion mode (such as from Safe to All)",
+        PromotionMode::Strict => {
+            ", pass an explicit dtype, or relax the promotion mode (such as from Strict to Safe or All)"
+        }
+        _ => " or pass an explicit dtype",
     }
 }
 

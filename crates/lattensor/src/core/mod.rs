@@ -4,6 +4,7 @@
 //! |---|---|
 //! | [`dtype`] | [`DType`](dtype::DType), its kinds and metadata (`finfo`/`iinfo`) |
 //! | [`element`] | the Rust element types behind each dtype and their casts |
+//! | [`lowp`] | the 8-bit and 4-bit element types and their correctly rounded conversions |
 //! | [`scalar`] | one value of any dtype, and the operand of a binary op (tensor or literal) |
 //! | [`storage`] | shared, 64-byte-aligned bytes with a size limit |
 //! | [`layout`] | shape, strides and offset; views (reshape, transpose, slicing, broadcasting) |
@@ -18,6 +19,7 @@ pub(crate) mod dtype;
 pub(crate) mod element;
 pub(crate) mod error;
 pub(crate) mod layout;
+pub(crate) mod lowp;
 pub(crate) mod scalar;
 pub(crate) mod storage;
 pub(crate) mod tape;

@@ -1,8 +1,23 @@
 //! Reading and writing NumPy `.npy` files.
 //!
-//! Every one of the 15 dtypes round-trips. `bfloat16` is stored the way
+//! Every one of the 15 core dtypes round-trips. `bfloat16` is stored the way
 //! `ml_dtypes` stores it (`np.save` of an `ml_dtypes.bfloat16` array writes
 //! the descr `'<V2'`: two opaque bytes), so a `<V2` array reads back as bf16.
+//!
+//! The low-precision dtypes are written as NumPy writes `ml_dtypes` arrays:
+//! `float8_e5m2` as `'<f1'` (its NumPy kind is `f`), which reads back as
+//! float8_e5m2, and the other seven as `'<V1'`, one opaque byte. A `<V1`
+//! file does not say which of the seven it holds, so it reads as `uint8`
+//! bytes; [`bitcast`](crate::bitcast) them to the dtype (a view, no copy):
+//!
+//! ```
+//! use lattensor::{bitcast, npy, DType, Tensor};
+//! let t = Tensor::from_vec(vec![0.5f32, -3.0], &[2]).unwrap().cast(DType::F8E4M3Fn).unwrap();
+//! let bytes = npy::to_npy_bytes(&t).unwrap();
+//! assert!(std::str::from_utf8(&bytes[10..40]).unwrap().contains("'<V1'"));
+//! let back = bitcast(&npy::from_npy_bytes(&bytes).unwrap(), DType::F8E4M3Fn).unwrap();
+//! assert_eq!(back.cast(DType::F32).unwrap().to_vec::<f32>().unwrap(), vec![0.5, -3.0]);
+//! ```
 //!
 //! Reading accepts format versions 1.0, 2.0 and 3.0, Fortran-ordered data
 //! (returned as an ordinary row-major tensor holding the same values) and
@@ -90,7 +105,8 @@ fn bad(msg: impl std::fmt::Display) -> Error {
 fn parse_descr(descr: &str) -> Result<(DType, bool)> {
     let unknown = || {
         bad(format!(
-            "unsupported descr {descr:?}; lattensor reads b1, u1-u8, i1-i8, f2, f4, f8, c8, c16 and V2 (ml_dtypes bfloat16)"
+            "unsupported descr {descr:?}; lattensor reads b1, u1-u8, i1-i8, f1 (ml_dtypes float8_e5m2), f2, f4, f8, c8, \
+             c16, V1 (the other 1-byte ml_dtypes types, as uint8 bytes to bitcast) and V2 (ml_dtypes bfloat16)"
         ))
     };
     let mut chars = descr.chars();
@@ -117,6 +133,11 @@ fn parse_descr(descr: &str) -> Result<(DType, bool)> {
         // ml_dtypes' bfloat16 has no type code of its own: np.save writes it
         // as two opaque bytes, `<V2`, in little-endian order.
         "V2" => DType::BF16,
+        // ml_dtypes' float8_e5m2 has NumPy kind 'f' and one byte
+        "f1" => DType::F8E5M2,
+        // the other 1-byte ml_dtypes types are written as one opaque byte,
+        // which does not say which type it is: the raw bytes, to bitcast
+        "V1" => DType::U8,
         _ => return Err(unknown()),
     };
     Ok((dtype, big_endian))
@@ -542,7 +563,7 @@ mod tests {
             Tensor::from_vec(vec![Complex32::new(1.0, -2.0)], &[1]).unwrap(),
             Tensor::from_vec(vec![Complex64::new(0.5, 4.0); 3], &[3, 1, 1]).unwrap(),
         ];
-        assert_eq!(tensors.each_ref().map(|t| t.dtype()), DType::ALL);
+        assert_eq!(tensors.each_ref().map(|t| t.dtype()), DType::CORE);
         for t in &tensors {
             let bytes = to_npy_bytes(t).unwrap();
             assert_eq!(bytes.iter().position(|&b| b == b'\n').unwrap() % 64, 63, "aligned header");

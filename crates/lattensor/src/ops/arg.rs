@@ -147,7 +147,7 @@ mod tests {
     #[test]
     fn every_real_dtype_along_every_axis_matches_a_naive_search() {
         let vals = [3i64, -1, 7, 7, 0, -5, 2, 7, -5, 1, 0, 3];
-        for d in DType::ALL.iter().copied().filter(|d| !d.is_complex()) {
+        for d in DType::ALL.iter().copied().filter(|d| !d.is_complex() && !d.is_low_precision()) {
             let x = t(vals.to_vec(), &[2, 3, 2]).cast(d).unwrap();
             let back = x.cast(DType::F64).unwrap().to_vec::<f64>().unwrap();
             for axis in 0..3 {

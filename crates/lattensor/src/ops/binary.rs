@@ -83,12 +83,15 @@ fn operand_tensor(x: &Operand<'_>) -> Result<Tensor> {
     }
 }
 
-fn bool_refused(op: &str) -> Error {
-    Error::UnsupportedDType {
-        op: op.to_string(),
-        dtype: DType::Bool,
-        supported: "every numeric dtype (use logical_or / logical_and for bool)".to_string(),
-    }
+/// The refusal of a dtype with no arithmetic kernel: bool (TF has none), or a
+/// low-precision storage dtype (whose message names the cast to write).
+fn no_kernel(op: &str, dtype: DType) -> Error {
+    let supported = if dtype.is_bool() {
+        "every numeric dtype (use logical_or / logical_and for bool)"
+    } else {
+        "every numeric dtype but the low-precision storage dtypes"
+    };
+    Error::UnsupportedDType { op: op.to_string(), dtype, supported: supported.to_string() }
 }
 
 /// Runs a ring operation (`f` on the promoted element type).
@@ -104,7 +107,8 @@ macro_rules! ring_op {
         /// # Errors
         /// [`Error::Promotion`] if the mode refuses the pair,
         /// [`Error::ShapeMismatch`] for shapes that do not broadcast,
-        /// [`Error::UnsupportedDType`] for bool (TF has no bool kernel).
+        /// [`Error::UnsupportedDType`] for bool (TF has no bool kernel) and the
+        /// low-precision storage dtypes.
         pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
             taped2($op, a.into(), b.into(), |a, b| {
             let p = prepare($op, &a, &b)?;
@@ -115,7 +119,7 @@ macro_rules! ring_op {
                 kernels::binary_via::<HalfCompute, H, _>(&p.a, &p.b, out.data_mut::<H>(), |x, y| Num::$method(x, y)),
                 other => with_native_dtype!(d, T,
                     kernels::binary::<T, _>(&p.a, &p.b, out.data_mut::<T>(), |x, y| Num::$method(x, y)),
-                    other => return Err(bool_refused($op))));
+                    other => return Err(no_kernel($op, d))));
             Ok(out.with_weak(p.result.weak))
             })
         }
@@ -200,7 +204,7 @@ fn divide_untaped(a: Operand<'_>, b: Operand<'_>) -> Result<Tensor> {
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool and unsigned integers (TF has no kernel for them).
 pub fn negative(a: &Tensor) -> Result<Tensor> {
-    if a.dtype().is_unsigned() {
+    if a.dtype().is_unsigned() || a.dtype().is_low_precision() {
         return Err(Error::UnsupportedDType {
             op: "negative".into(),
             dtype: a.dtype(),
@@ -211,7 +215,7 @@ pub fn negative(a: &Tensor) -> Result<Tensor> {
         let mut out = Tensor::for_overwrite("negative", a.shape(), a.dtype())?;
         with_numeric_dtype!(a.dtype(), T,
             kernels::unary::<T, T, _>(a, out.data_mut::<T>(), Num::neg),
-            bool => return Err(bool_refused("negative")));
+            bool => return Err(no_kernel("negative", a.dtype())));
         Ok(out.with_weak(a.is_weak()))
     };
     tape::op(&[a], compute, || TapeOp::Unary("negative"))

@@ -46,6 +46,11 @@ fn compare<'a>(op: &str, cmp: Cmp, a: Operand<'a>, b: Operand<'a>) -> Result<Ten
         }
     }
     let o = out.data_mut::<bool>();
+    if d.is_low_precision() {
+        // every low-precision value is exactly an f32, so comparing there is exact
+        go::<f32>(cmp, &p.a, &p.b, o);
+        return Ok(out);
+    }
     // each dtype compares in its own type; complex numbers only for (in)equality
     crate::with_ordered_dtype!(d, T, go::<T>(cmp, &p.a, &p.b, o),
         complex => crate::with_complex_dtype!(d, R,

@@ -411,7 +411,8 @@ fn num_map<F: NumFn>(x: &Tensor) -> Result<Tensor> {
     let mut out = Tensor::for_overwrite(F::NAME, x.shape(), x.dtype())?;
     crate::with_numeric_dtype!(x.dtype(), T,
         kernels::unary::<T, T, _>(x, out.data_mut::<T>(), F::apply::<T>),
-        bool => return Err(unsupported(F::NAME, DType::Bool, F::SUPPORTED)));
+        // bool and the low-precision storage dtypes have no kernel
+        bool => return Err(unsupported(F::NAME, x.dtype(), F::SUPPORTED)));
     Ok(out.with_weak(x.is_weak()))
 }
 

@@ -1,10 +1,20 @@
 //! The promotion lattice as data, and its join computed at compile time.
 //!
-//! The 20 nodes are the 15 dtypes (strong) and the five weak kinds TF allows.
+//! The 28 nodes are the 23 dtypes (strong) and the five weak kinds TF allows.
 //! [`COVERING_EDGES`] is the Hasse diagram of TF's ALL-mode lattice; everything else
 //! — the order, the join table, paths for explanations, the picture the CLI
 //! draws — is derived from it. A change to the edges is a change to the
 //! semantics of every op, in one place.
+//!
+//! The eight low-precision dtypes enter as JAX's `jax/_src/dtypes.py` places
+//! them: each float8 type and `float4_e2m1fn` is a leaf just above the weak
+//! floats (`f64*`), `int4` and `uint4` leaves just above the weak integers
+//! (`i64*`), with no edge upward. So a weak literal adapts to them and an
+//! integer meets a float8 through the weak float, but two leaves, or a leaf
+//! and a dtype not below it (float8 with bfloat16 or float32, int4 with
+//! int8), have no upper bound at all: [`join`] is `None` there and promotion
+//! refuses the pair. Pairs that have an upper bound still have a least one,
+//! which building the join table checks at compile time.
 
 use std::fmt;
 
@@ -35,9 +45,12 @@ pub struct LatticeType {
 }
 
 /// Number of lattice nodes.
-pub const NODES: usize = 20;
+pub const NODES: usize = 28;
 
-/// The dtypes that may be weak, in node order (nodes 15..20).
+/// Number of strong nodes (one per dtype).
+const STRONG: usize = DType::ALL.len();
+
+/// The dtypes that may be weak, in node order (nodes 23..28).
 pub const WEAK_DTYPES: [DType; 5] = [DType::I32, DType::I64, DType::F32, DType::F64, DType::C128];
 
 impl LatticeType {
@@ -65,15 +78,30 @@ impl LatticeType {
         LatticeType { dtype, weak: weak && weak_slot(dtype).is_some() }
     }
 
-    /// All 20 nodes: the 15 strong dtypes, then `i32* i64* f32* f64* c128*`.
+    /// All 28 nodes: the 23 strong dtypes, then `i32* i64* f32* f64* c128*`.
     pub const ALL: [LatticeType; NODES] = {
         let mut out = [LatticeType::strong(DType::Bool); NODES];
+        let mut i = 0;
+        while i < STRONG {
+            out[i] = LatticeType::strong(DType::ALL[i]);
+            i += 1;
+        }
+        while i < NODES {
+            out[i] = LatticeType { dtype: WEAK_DTYPES[i - STRONG], weak: true };
+            i += 1;
+        }
+        out
+    };
+
+    /// The 20 nodes of TF's tables: the 15 core dtypes, then the five weak kinds.
+    pub const CORE: [LatticeType; 20] = {
+        let mut out = [LatticeType::strong(DType::Bool); 20];
         let mut i = 0;
         while i < 15 {
             out[i] = LatticeType::strong(DType::ALL[i]);
             i += 1;
         }
-        while i < NODES {
+        while i < 20 {
             out[i] = LatticeType { dtype: WEAK_DTYPES[i - 15], weak: true };
             i += 1;
         }
@@ -84,7 +112,7 @@ impl LatticeType {
     pub const fn index(self) -> usize {
         if self.weak {
             match weak_slot(self.dtype) {
-                Some(s) => 15 + s,
+                Some(s) => STRONG + s,
                 // unreachable through the constructors; treat as strong
                 None => self.dtype as usize,
             }
@@ -104,7 +132,7 @@ impl LatticeType {
     }
 
     /// `self ≤ other` in the lattice: `other` can represent every value of
-    /// `self` as far as promotion is concerned (`join(self, other) == other`).
+    /// `self` as far as promotion is concerned (`join(self, other) == Some(other)`).
     pub fn le(self, other: LatticeType) -> bool {
         ORDER[self.index()][other.index()]
     }
@@ -149,8 +177,9 @@ const fn w(d: DType) -> LatticeType {
 
 /// The covering edges (Hasse diagram) of TF's ALL-mode lattice, `a → b`
 /// meaning `a < b` with nothing in between, as TF 2.21's promotion tables
-/// (`tests/data/`) measure it.
-pub const COVERING_EDGES: [(LatticeType, LatticeType); 27] = {
+/// (`tests/data/`) measure it; the last eight place the low-precision leaves
+/// as JAX does (`tests/data/jax_promotion_lowp.json` measures them).
+pub const COVERING_EDGES: [(LatticeType, LatticeType); 35] = {
     use DType::*;
     [
         (s(Bool), w(I32)),
@@ -180,6 +209,14 @@ pub const COVERING_EDGES: [(LatticeType, LatticeType); 27] = {
         (s(F64), s(C128)),
         (w(C128), s(C64)),
         (s(C64), s(C128)),
+        (w(F64), s(F8E4M3Fn)),
+        (w(F64), s(F8E5M2)),
+        (w(F64), s(F8E4M3Fnuz)),
+        (w(F64), s(F8E5M2Fnuz)),
+        (w(F64), s(F8E8M0Fnu)),
+        (w(F64), s(F4E2M1Fn)),
+        (w(I64), s(I4)),
+        (w(I64), s(U4)),
     ]
 };
 
@@ -217,9 +254,13 @@ const ORDER: [[bool; NODES]; NODES] = {
     le
 };
 
-/// `JOIN[a][b]`: index of the least upper bound. Building it fails the
-/// compilation if some pair has no unique least upper bound, so the edges
-/// are checked to form a lattice every time the crate is built.
+/// The [`JOIN`] entry of a pair with no upper bound.
+const NO_JOIN: u8 = u8::MAX;
+
+/// `JOIN[a][b]`: index of the least upper bound, or [`NO_JOIN`] if the pair
+/// has no upper bound. Building it fails the compilation if some pair has
+/// upper bounds but no least one, so the edges are checked every time the
+/// crate is built: with a top added for "no upper bound" they form a lattice.
 const JOIN: [[u8; NODES]; NODES] = {
     let mut join = [[0u8; NODES]; NODES];
     let mut a = 0;
@@ -227,9 +268,11 @@ const JOIN: [[u8; NODES]; NODES] = {
         let mut b = 0;
         while b < NODES {
             let mut found = NODES;
+            let mut bounded = false;
             let mut u = 0;
             while u < NODES {
                 if ORDER[a][u] && ORDER[b][u] {
+                    bounded = true;
                     // u is an upper bound; is it below every other upper bound?
                     let mut least = true;
                     let mut v = 0;
@@ -245,8 +288,8 @@ const JOIN: [[u8; NODES]; NODES] = {
                 }
                 u += 1;
             }
-            assert!(found < NODES, "promotion edges do not form a lattice");
-            join[a][b] = found as u8;
+            assert!(!bounded || found < NODES, "promotion edges do not form a lattice");
+            join[a][b] = if bounded { found as u8 } else { NO_JOIN };
             b += 1;
         }
         a += 1;
@@ -254,19 +297,26 @@ const JOIN: [[u8; NODES]; NODES] = {
     join
 };
 
-/// The least upper bound of two lattice types: TF's ALL-mode promotion.
+/// The least upper bound of two lattice types (TF's ALL-mode promotion), or
+/// `None` when they have no upper bound: a low-precision dtype with a dtype
+/// not below it.
 ///
 /// ```
 /// use lattensor::{promote::join, DType, LatticeType};
-/// let i8_ = LatticeType::strong(DType::I8);
-/// let u32_ = LatticeType::strong(DType::U32);
-/// assert_eq!(join(i8_, u32_), LatticeType::strong(DType::I64));
+/// let s = LatticeType::strong;
+/// assert_eq!(join(s(DType::I8), s(DType::U32)), Some(s(DType::I64)));
 /// // a strong int meeting a weak float lands on the weak f64 node
 /// let f = LatticeType::weak(DType::F32).unwrap();
-/// assert_eq!(join(LatticeType::strong(DType::I32), f).to_string(), "float64*");
+/// assert_eq!(join(s(DType::I32), f).unwrap().to_string(), "float64*");
+/// // an integer meets a float8 through the weak float; float8 and bfloat16 have no join
+/// assert_eq!(join(s(DType::I8), s(DType::F8E4M3Fn)), Some(s(DType::F8E4M3Fn)));
+/// assert_eq!(join(s(DType::BF16), s(DType::F8E4M3Fn)), None);
 /// ```
-pub fn join(a: LatticeType, b: LatticeType) -> LatticeType {
-    LatticeType::ALL[JOIN[a.index()][b.index()] as usize]
+pub fn join(a: LatticeType, b: LatticeType) -> Option<LatticeType> {
+    match JOIN[a.index()][b.index()] {
+        NO_JOIN => None,
+        j => Some(LatticeType::ALL[j as usize]),
+    }
 }
 
 /// The shortest chain of covering edges from `from` up to `to`, both included,
@@ -314,12 +364,32 @@ mod tests {
     #[test]
     fn join_examples_from_report() {
         let p = |x: &str| x.parse::<LatticeType>().unwrap();
-        assert_eq!(join(p("u64"), p("i8")), p("f64*"));
-        assert_eq!(join(p("bf16"), p("f16")), p("f32"));
-        assert_eq!(join(p("f64"), p("c64")), p("c128"));
-        assert_eq!(join(p("c128*"), p("f16")), p("c64"));
-        assert_eq!(join(p("f16"), p("f64*")), p("f16"));
-        assert_eq!(join(p("b"), p("b")), p("b"));
+        let j = |a, b| join(p(a), p(b)).unwrap();
+        assert_eq!(j("u64", "i8"), p("f64*"));
+        assert_eq!(j("bf16", "f16"), p("f32"));
+        assert_eq!(j("f64", "c64"), p("c128"));
+        assert_eq!(j("c128*", "f16"), p("c64"));
+        assert_eq!(j("f16", "f64*"), p("f16"));
+        assert_eq!(j("b", "b"), p("b"));
+    }
+
+    #[test]
+    fn low_precision_leaves() {
+        let p = |x: &str| x.parse::<LatticeType>().unwrap();
+        let j = |a: &str, b: &str| join(p(a), p(b));
+        assert_eq!(j("f8e5m2", "f32*"), Some(p("f8e5m2")));
+        assert_eq!(j("f8e5m2", "u64"), Some(p("f8e5m2")));
+        assert_eq!(j("b", "f4e2m1fn"), Some(p("f4e2m1fn")));
+        assert_eq!(j("int4", "i32*"), Some(p("int4")));
+        assert_eq!(j("uint4", "b"), Some(p("uint4")));
+        for (a, b) in [("f8e5m2", "f8e4m3fn"), ("f8e4m3fn", "bf16"), ("f8e4m3fn", "f32"), ("int4", "i8")] {
+            assert_eq!(j(a, b), None, "{a} {b}");
+        }
+        assert_eq!(j("int4", "f32*"), None);
+        assert_eq!(j("f8e4m3fn", "c128*"), None);
+        for d in DType::LOW_PRECISION {
+            assert!(COVERING_EDGES.iter().all(|(a, _)| a.dtype != d), "{d} has an edge upward");
+        }
     }
 
     #[test]

@@ -152,12 +152,17 @@ pub const fn converts_losslessly(from: DType, to: DType) -> bool {
     }
     match (from.kind(), to.kind()) {
         (Bool, _) => true,
-        (UInt, UInt) | (Int, Int) => from.size() <= to.size(),
-        (UInt, Int) => from.size() < to.size(),
+        // value bits: u8 has 8, i16 15, int4 3
+        (UInt, UInt) | (Int, Int) | (UInt, Int) => from.value_bits() <= to.value_bits(),
         (UInt | Int, Float | Complex) => from.value_bits() <= to.value_bits(),
         (Float, Float | Complex) | (Complex, Complex) => {
             let (f, t) = (from.real_dtype(), to.real_dtype());
-            f as u8 == t as u8 || (t.value_bits() > f.value_bits() && t.size() > f.size())
+            match (f.exponent_range(), t.exponent_range()) {
+                (Some((fmax, fmin)), Some((tmax, tmin))) => {
+                    f as u8 == t as u8 || (t.value_bits() >= f.value_bits() && tmax >= fmax && tmin <= fmin)
+                }
+                _ => false,
+            }
         }
         _ => false,
     }
@@ -244,7 +249,13 @@ fn decide(op: &str, operands: &[LatticeType], mode: PromotionMode) -> Result<Lat
     if mode == PromotionMode::NumPy {
         return Ok(nep50::result_type(operands));
     }
-    let result = rest.iter().fold(first, |acc, &t| join(acc, t));
+    let mut result = first;
+    for &t in rest {
+        match join(result, t) {
+            Some(j) => result = j,
+            None => return Err(no_join(op, mode, operands)),
+        }
+    }
     let refusal = match mode {
         PromotionMode::Safe => safe_refusal(operands, result),
         PromotionMode::Strict => strict_refusal(operands, result),
@@ -259,12 +270,48 @@ fn decide(op: &str, operands: &[LatticeType], mode: PromotionMode) -> Result<Lat
     }
 }
 
+/// The refusal of operands with no common upper bound (a low-precision dtype
+/// with a dtype not below it): names the first such pair and suggests the
+/// join of the operands with each low-precision dtype read as the dtype it
+/// computes in (float32, int8, uint8), the explicit cast that works.
+fn no_join(op: &str, mode: PromotionMode, operands: &[LatticeType]) -> Error {
+    let (left, right) = operands
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| operands[i + 1..].iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| join(a, b).is_none())
+        .unwrap_or((operands[0], operands[operands.len() - 1]));
+    let widened = |t: LatticeType| match t.dtype {
+        d if !d.is_low_precision() => t,
+        DType::I4 => LatticeType::strong(DType::I8),
+        DType::U4 => LatticeType::strong(DType::U8),
+        _ => LatticeType::strong(DType::F32),
+    };
+    // every core node has a join with every other, so this fold always succeeds
+    let suggestion = operands
+        .iter()
+        .map(|&t| widened(t))
+        .try_fold(widened(operands[0]), join)
+        .unwrap_or(LatticeType::strong(DType::F32));
+    Error::Promotion {
+        op: op.to_string(),
+        mode,
+        left,
+        right,
+        suggestion,
+        reason: format!(
+            ": {} and {} have no common dtype (low-precision dtypes only take weak values and the dtypes below them)",
+            left.dtype, right.dtype
+        ),
+    }
+}
+
 /// The two operands to name in an error: the first pair the mode refuses
 /// on its own, or else the first and last operands.
 fn offending_pair(operands: &[LatticeType], mode: PromotionMode) -> (LatticeType, LatticeType) {
     for (i, &a) in operands.iter().enumerate() {
         for &b in &operands[i + 1..] {
-            let r = join(a, b);
+            let Some(r) = join(a, b) else { return (a, b) };
             let refused = match mode {
                 PromotionMode::Safe => safe_refusal(&[a, b], r).is_some(),
                 PromotionMode::Strict => strict_refusal(&[a, b], r).is_some(),
@@ -285,8 +332,8 @@ pub struct Explanation {
     pub mode: PromotionMode,
     /// The operands.
     pub operands: Vec<LatticeType>,
-    /// The lattice join (ALL's answer).
-    pub join: LatticeType,
+    /// The lattice join (ALL's answer); `None` if the operands have no upper bound.
+    pub join: Option<LatticeType>,
     /// Each operand's chain of covering edges up to the join.
     pub paths: Vec<Vec<LatticeType>>,
     /// The mode's result, or its refusal.
@@ -304,8 +351,11 @@ impl fmt::Display for Explanation {
         if self.mode == PromotionMode::NumPy {
             return writeln!(f, "(NumPy mode follows NEP 50 promotion rules, not the lattice)");
         }
-        writeln!(f, "lattice join: {}", self.join)?;
-        for p in &self.paths {
+        match self.join {
+            Some(j) => writeln!(f, "lattice join: {j}")?,
+            None => writeln!(f, "lattice join: none (no dtype is above all operands)")?,
+        }
+        for p in self.paths.iter().filter(|p| !p.is_empty()) {
             let chain: Vec<String> = p.iter().map(|t| t.short_name()).collect();
             writeln!(f, "  {}", chain.join(" -> "))?;
         }
@@ -316,12 +366,15 @@ impl fmt::Display for Explanation {
 /// Explains the promotion of `operands` in `mode`: the result or the refusal,
 /// and each operand's path through the lattice to the join.
 pub fn explain(operands: &[LatticeType], mode: PromotionMode) -> Explanation {
-    let join_all = operands.iter().copied().reduce(join).unwrap_or(LatticeType { dtype: DType::F32, weak: true });
+    let join_all = match operands.split_first() {
+        Some((&first, rest)) => rest.iter().try_fold(first, |acc, &t| join(acc, t)),
+        None => Some(LatticeType { dtype: DType::F32, weak: true }),
+    };
     Explanation {
         mode,
         operands: operands.to_vec(),
         join: join_all,
-        paths: operands.iter().map(|&o| path(o, join_all).unwrap_or_default()).collect(),
+        paths: operands.iter().map(|&o| join_all.and_then(|j| path(o, j)).unwrap_or_default()).collect(),
         outcome: result_type_in(operands, mode),
     }
 }
@@ -369,6 +422,28 @@ mod tests {
             std::thread::spawn(|| assert_eq!(current_mode(), PromotionMode::All)).join().unwrap();
         });
         assert_eq!(current_mode(), PromotionMode::All);
+    }
+
+    #[test]
+    fn low_precision_pairs_without_join_are_refused_in_every_lattice_mode() {
+        for mode in [PromotionMode::All, PromotionMode::Safe, PromotionMode::Strict] {
+            let e = promote(p("f8e4m3fn"), p("bf16"), mode).unwrap_err();
+            let msg = e.to_string();
+            assert!(msg.contains("(float8_e4m3fn, weak=False) and (bfloat16, weak=False)"), "{msg}");
+            assert!(msg.contains("x.cast(DType::F32)") && msg.contains("no common dtype"), "{msg}");
+        }
+        let e = result_type_in(&[p("f32*"), p("int4"), p("i8")], PromotionMode::All).unwrap_err().to_string();
+        // the suggestion is the join with int4 read as int8: int8 with a weak float is f64* in the lattice
+        assert!(e.contains("(float32, weak=True) and (int4, weak=False)") && e.contains("DType::F64"), "{e}");
+        let e = promote(p("int4"), p("u8"), PromotionMode::All).unwrap_err().to_string();
+        assert!(e.contains("x.cast(DType::I16)"), "{e}");
+        assert_eq!(promote(p("int4"), p("i32*"), PromotionMode::Strict).unwrap(), p("int4"));
+        assert_eq!(promote(p("f8e5m2"), p("f32*"), PromotionMode::Safe).unwrap(), p("f8e5m2"));
+        // an integer meets a float8 through the weak float; SAFE and STRICT refuse it
+        assert_eq!(promote(p("i8"), p("f8e5m2"), PromotionMode::All).unwrap(), p("f8e5m2"));
+        assert!(promote(p("i8"), p("f8e5m2"), PromotionMode::Safe).is_err());
+        assert!(promote(p("i8"), p("f8e5m2"), PromotionMode::Strict).is_err());
+        assert!(explain(&[p("f8e5m2"), p("f16")], PromotionMode::All).to_string().contains("lattice join: none"));
     }
 
     #[test]

@@ -595,7 +595,7 @@ pub fn angle(z: impl Into<Value>, deg: bool) -> Result<Tensor> {
 pub fn around(a: impl Into<Value>, decimals: i32) -> Result<Tensor> {
     let a = to_tensor(a)?;
     let d = a.dtype();
-    if d.is_complex() {
+    if d.is_complex() || d.is_low_precision() {
         return Err(unsupported("around", d, "bool, integers and real floats"));
     }
     if d.is_bool() || (d.is_integer() && decimals >= 0) {

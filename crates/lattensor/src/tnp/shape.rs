@@ -471,7 +471,7 @@ pub fn vander(x: impl Into<Value>, n: Option<usize>, increasing: bool) -> Result
         return Err(Error::InvalidValue(format!("vander: x must be 1-D, got shape {:?}", x.shape())));
     }
     let d = x.dtype();
-    if d.is_bool() || d.is_unsigned() {
+    if d.is_bool() || d.is_unsigned() || d.is_low_precision() {
         return Err(unsupported("vander", d, "signed integers, floats and complex numbers"));
     }
     let rows = x.shape()[0];
