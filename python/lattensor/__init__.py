@@ -9,6 +9,8 @@ A TF-NumPy program ports by changing its imports::
     tf.constant(1.2) + tf.constant(3.1, tf.float16)   # float16: the weak literal adapts
     with tf.promotion_mode("safe"):
         tf.constant(1, tf.int32) + tf.constant(1.0, tf.float32)   # TypeError
+    with tf.promotion_mode("all", compare_with="legacy") as scope:
+        ...                           # runs under ALL; scope.report() lists what legacy would change
 
 Python values are inferred as TF infers them (``int`` → ``i32*``, ``float``
 → ``f32*``, ``complex`` → ``c128*``, ``bool`` → ``bool``, NumPy values keep
@@ -25,6 +27,8 @@ from lattensor import _lattensor
 from lattensor._api import bind as _bind
 from lattensor._lattensor import (
     DType,
+    PromotionChangeWarning,
+    PromotionReport,
     Tensor,
     Variable,
     as_dtype,

@@ -225,3 +225,12 @@ def test_bitwise_follows_the_lattice_and_tf_shift_clamping():
         lt.constant([1.0, 2.0], lt.float32) & lt.constant([1.0, 2.0], lt.float32)
     with pytest.raises(lt.errors.InvalidArgumentError, match="left_shift.*bool"):
         lt.constant(True) << True
+
+
+def test_dtype_none_is_not_a_dtype():
+    # NumPy reads None as float64; TF does not: tf.as_dtype(None) is a TypeError
+    assert (lt.float64 == None) is False  # noqa: E711
+    assert lt.float64 != None  # noqa: E711
+    with pytest.raises(TypeError, match="None"):
+        lt.as_dtype(None)
+    assert lt.constant([1.0], dtype=None).dtype == lt.float32

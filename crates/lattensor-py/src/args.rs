@@ -18,7 +18,7 @@
 //! | anything with `__array__` / `__dlpack__` (JAX, PyTorch, …) | as the NumPy array it converts to |
 
 use lattensor::ops::Axes;
-use lattensor::promote::{self, LatticeType, with_mode};
+use lattensor::promote::{self, LatticeType, PromotionMode, with_mode};
 use lattensor::{DType, Error, Operand, Scalar, Tensor, Value};
 use num_complex::Complex64;
 use numpy::npyffi::{NPY_ARRAY_ALIGNED, NpyTypes, PY_ARRAY_API, npy_intp};
@@ -474,7 +474,9 @@ fn fold_tensor(mut f: Fold) -> PyResult<Tensor> {
         // only empty lists: their shape is what was seen, the type f32*
         f.note_type(LatticeType::weak_or_strong(DType::F32, true));
     }
-    let t = promote::result_type_for("constant", &f.types, promote::current_mode()).py()?;
+    // TF infers a literal's type by one rule in every mode (the library's default, ALL);
+    // it is not an op's promotion, so a migration report does not observe it.
+    let t = promote::unobserved(|| promote::result_type_for("constant", &f.types, PromotionMode::All)).py()?;
     let out = lattensor::with_dtype!(t.dtype, T, {
         let data: Vec<T> = f.items.iter().map(|s| s.to::<T>()).collect();
         Tensor::from_vec(data, &f.shape)
@@ -559,6 +561,12 @@ pub fn as_dtype(obj: &Bound<'_, PyAny>) -> PyResult<DType> {
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return DType::parse(s.to_str()?).py();
+    }
+    if obj.is_none() {
+        // NumPy reads None as float64; TF's `tf.as_dtype(None)` is a TypeError, and `dtype == None` is False
+        return Err(PyTypeError::new_err(
+            "cannot interpret None as a lattensor dtype; use lattensor.float32, a name such as 'float32', or a NumPy dtype",
+        ));
     }
     if let Ok(t) = obj.cast::<PyType>() {
         if t.is(obj.py().get_type::<PyBool>()) {

@@ -18,6 +18,7 @@ mod errors;
 mod fft;
 mod image;
 mod linalg;
+mod migration;
 mod mode;
 mod nn;
 mod ops;
@@ -38,6 +39,8 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<classes::PyVariable>()?;
     m.add_class::<classes::PyDType>()?;
     m.add_class::<mode::ModeScope>()?;
+    m.add_class::<migration::PyReport>()?;
+    m.add("PromotionChangeWarning", m.py().get_type::<migration::PromotionChangeWarning>())?;
     for d in lattensor::DType::ALL {
         m.add(d.name(), classes::PyDType { d })?;
     }

@@ -30,6 +30,8 @@
 //! | NumPy behaviour off | [`PromotionMode::Strict`] (weak literals still adapt) |
 //! | `flexible_dtypes.result_type(a, b)` | [`result_type_in`]`(&[a, b], mode)`, or [`result_type`]`(&[…])` in the current mode |
 //!
+//! | (no TF equivalent) what changes between two modes | [`migration_report`]`(PromotionMode::All, PromotionMode::NumPy, \|\| …)`, or [`with_comparison`] with an observer |
+//!
 //! The mode is per thread and scoped; it is never a process-wide switch.
 //!
 //! ```
@@ -311,6 +313,8 @@
 //! [`PromotionMode::Strict`]: crate::PromotionMode::Strict
 //! [`with_mode`]: crate::promote::with_mode
 //! [`ModeGuard`]: crate::promote::ModeGuard
+//! [`migration_report`]: crate::promote::migration_report
+//! [`with_comparison`]: crate::promote::with_comparison
 //! [`result_type_in`]: crate::promote::result_type_in
 //! [`result_type`]: crate::promote::result_type
 //! [`DType::I32`]: crate::DType::I32

@@ -187,7 +187,8 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 /// if the promotion does not land on `dtype` (TF's `TypeError`).
 pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
-    let from = value.lattice_type()?;
+    // a list's own type is not the result (the dtype is): only the conversion below is a promotion to report
+    let from = promote::unobserved(|| value.lattice_type())?;
     let empty = match &value {
         Value::Tensor(t) => t.numel() == 0,
         Value::List { items, .. } => items.is_empty(),

@@ -12,6 +12,8 @@
 //!
 //! The mode is an argument ([`promote`], [`result_type_in`]) or a scoped,
 //! thread-local default ([`with_mode`], [`ModeGuard`]); the default is `All`.
+//! Code can run in one mode while a scoped comparison ([`with_comparison`],
+//! [`migration_report`]) records every promotion another mode would change.
 //!
 //! ```
 //! use lattensor::promote::{self, PromotionMode};
@@ -24,12 +26,16 @@
 //! assert!(err.to_string().contains("(int32, weak=False) and (float32, weak=False)"));
 //! ```
 
+mod compare;
 mod lattice;
 mod nep50;
 
 use std::cell::Cell;
 use std::fmt;
 
+pub use compare::{
+    ComparisonGuard, Divergence, MigrationReport, Outcome, ReportRow, migration_report, unobserved, with_comparison,
+};
 pub use lattice::{COVERING_EDGES, LatticeType, NODES, WEAK_DTYPES, join, path};
 
 use crate::DType;
@@ -230,6 +236,13 @@ pub fn result_type_in(operands: &[LatticeType], mode: PromotionMode) -> Result<L
 /// # Errors
 /// As [`promote`].
 pub fn result_type_for(op: &str, operands: &[LatticeType], mode: PromotionMode) -> Result<LatticeType> {
+    let outcome = decide(op, operands, mode);
+    compare::observe(op, operands, mode, &outcome);
+    outcome
+}
+
+/// The promotion itself: every mode's rule, with no observer.
+fn decide(op: &str, operands: &[LatticeType], mode: PromotionMode) -> Result<LatticeType> {
     let Some((&first, rest)) = operands.split_first() else {
         return Ok(LatticeType { dtype: DType::F32, weak: true });
     };

@@ -1,0 +1,69 @@
+//! What migration reports cost: small promoting ops timed with no comparison
+//! and under a comparison with another mode.
+//!
+//!     cargo run --release -p lattensor-bench --bin compare_overhead [-- plain]
+//!
+//! Prints one line per op: the median of 15 blocks of ns per call. `plain`
+//! times only the no-comparison column; the lines between COMPARE-BEGIN and
+//! COMPARE-END are the only ones a build without comparisons lacks, so the same
+//! file with them cut out times that build for an A/B run.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use lattensor::{LatticeType, Tensor, ops, promote};
+
+fn ns_per_call(mut f: impl FnMut()) -> f64 {
+    for _ in 0..1000 {
+        f();
+    }
+    let t = Instant::now();
+    let mut n = 0u64;
+    while t.elapsed().as_millis() < 5 {
+        f();
+        n += 1;
+    }
+    let per = (t.elapsed().as_secs_f64() / n as f64).max(1e-9);
+    let k = ((0.02 / per) as u64).max(1);
+    let mut blocks: Vec<f64> = (0..15)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..k {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e9 / k as f64
+        })
+        .collect();
+    blocks.sort_by(f64::total_cmp);
+    blocks[blocks.len() / 2]
+}
+
+fn main() {
+    let plain_only = std::env::args().any(|a| a == "plain");
+    let i = Tensor::scalar(2i32);
+    let f = Tensor::scalar(1.5f32);
+    let v = Tensor::from_vec((0..1024).map(|x| x as f32).collect::<Vec<_>>(), &[1024]).unwrap();
+    let types = [LatticeType::strong(lattensor::DType::I32), LatticeType::strong(lattensor::DType::F32)];
+    let cases: Vec<(&str, Box<dyn Fn()>)> = vec![
+        ("result_type i32, f32", Box::new(move || drop(black_box(promote::result_type(black_box(&types)))))),
+        ("add 0-d i32 + f32", Box::new(move || drop(black_box(ops::add(&i, &f))))),
+        ("add 1024 f32 + literal", Box::new(move || drop(black_box(ops::add(&v, 1.0))))),
+    ];
+    for (name, run) in &cases {
+        let plain = ns_per_call(run);
+        print!("{name:<24} no comparison {plain:7.1} ns");
+        if !plain_only {
+            // COMPARE-BEGIN
+            let seen = std::rc::Rc::new(std::cell::Cell::new(0u64));
+            let counter = seen.clone();
+            let observed = promote::with_comparison(
+                promote::PromotionMode::NumPy,
+                move |_| counter.set(counter.get() + 1),
+                || ns_per_call(run),
+            );
+            print!("   comparing with NumPy {observed:7.1} ns ({} divergences)", seen.get());
+            // COMPARE-END
+        }
+        println!();
+    }
+}
