@@ -38,13 +38,16 @@ fn ns_per_call(mut f: impl FnMut()) -> f64 {
     blocks[blocks.len() / 2]
 }
 
+/// A named op to time.
+type Case = (&'static str, Box<dyn Fn()>);
+
 fn main() {
     let plain_only = std::env::args().any(|a| a == "plain");
     let i = Tensor::scalar(2i32);
     let f = Tensor::scalar(1.5f32);
     let v = Tensor::from_vec((0..1024).map(|x| x as f32).collect::<Vec<_>>(), &[1024]).unwrap();
     let types = [LatticeType::strong(lattensor::DType::I32), LatticeType::strong(lattensor::DType::F32)];
-    let cases: Vec<(&str, Box<dyn Fn()>)> = vec![
+    let cases: Vec<Case> = vec![
         ("result_type i32, f32", Box::new(move || drop(black_box(promote::result_type(black_box(&types)))))),
         ("add 0-d i32 + f32", Box::new(move || drop(black_box(ops::add(&i, &f))))),
         ("add 1024 f32 + literal", Box::new(move || drop(black_box(ops::add(&v, 1.0))))),

@@ -188,7 +188,11 @@ impl Drop for ComparisonGuard {
 /// });
 /// assert_eq!(*seen.borrow(), vec!["refused".to_string()]);
 /// ```
-pub fn with_comparison<R>(other: PromotionMode, on_divergence: impl FnMut(&Divergence) + 'static, f: impl FnOnce() -> R) -> R {
+pub fn with_comparison<R>(
+    other: PromotionMode,
+    on_divergence: impl FnMut(&Divergence) + 'static,
+    f: impl FnOnce() -> R,
+) -> R {
     let _guard = ComparisonGuard::new(other, on_divergence);
     f()
 }
@@ -224,6 +228,9 @@ pub struct ReportRow {
     pub count: usize,
 }
 
+/// What makes two divergences one row: site, op, operands and both outcomes.
+type RowKey = (Option<String>, String, Vec<LatticeType>, Outcome, Outcome);
+
 /// What changes between two promotion modes, grouped by site and op.
 ///
 /// Rows keep the order in which each was first seen. `Display` prints a table.
@@ -234,7 +241,7 @@ pub struct MigrationReport {
     /// The mode compared with.
     pub other_mode: PromotionMode,
     rows: Vec<ReportRow>,
-    index: HashMap<(Option<String>, String, Vec<LatticeType>, Outcome, Outcome), usize>,
+    index: HashMap<RowKey, usize>,
 }
 
 impl MigrationReport {
@@ -339,9 +346,11 @@ mod tests {
         let log = std::rc::Rc::new(RefCell::new(vec![]));
         let sink = log.clone();
         let r1 = result_type_in(operands, mode).map_err(|e| e.to_string());
-        let r2 = with_comparison(other, move |d| sink.borrow_mut().push(d.clone()), || {
-            result_type_in(operands, mode).map_err(|e| e.to_string())
-        });
+        let r2 = with_comparison(
+            other,
+            move |d| sink.borrow_mut().push(d.clone()),
+            || result_type_in(operands, mode).map_err(|e| e.to_string()),
+        );
         assert_eq!(r1, r2, "observing must not change the outcome");
         log.take()
     }
@@ -375,12 +384,20 @@ mod tests {
         let inner = std::rc::Rc::new(Cell::new(0));
         let (o, i) = (outer.clone(), inner.clone());
         with_mode(PromotionMode::All, || {
-            with_comparison(PromotionMode::Safe, move |_| o.set(o.get() + 1), || {
-                with_comparison(PromotionMode::Strict, move |_| i.set(i.get() + 1), || {
-                    super::super::result_type(&[p("i32"), p("i64")]).unwrap();
-                });
-                super::super::result_type(&[p("i32"), p("f32")]).unwrap();
-            });
+            with_comparison(
+                PromotionMode::Safe,
+                move |_| o.set(o.get() + 1),
+                || {
+                    with_comparison(
+                        PromotionMode::Strict,
+                        move |_| i.set(i.get() + 1),
+                        || {
+                            super::super::result_type(&[p("i32"), p("i64")]).unwrap();
+                        },
+                    );
+                    super::super::result_type(&[p("i32"), p("f32")]).unwrap();
+                },
+            );
         });
         assert_eq!((outer.get(), inner.get()), (1, 1));
         assert!(!ACTIVE.with(Cell::get));
