@@ -2,7 +2,7 @@
 //! `irfft`, `rfftn`, `irfftn`, `hfft`, `ihfft`, `fftfreq`, `rfftfreq`,
 //! `fftshift`, `ifftshift`.
 //!
-//! Transforms run on rustfft/realfft ([`crate::kernels::fft`]) along one axis
+//! Transforms run on rustfft/realfft (`kernels::fft`) along one axis
 //! at a time: the axis is moved last, cropped or zero-padded to the requested
 //! length `n`, transformed row by row and moved back. `norm` scales as the
 //! standard says: `"backward"` (the default) scales the inverse by `1/n`,
