@@ -219,17 +219,8 @@ HANDLED_UFUNC_METHODS = {"reduce": frozenset(_REDUCE), "accumulate": frozenset(_
 
 
 def _matmul(a, b):
-    """NumPy's matmul: 1-D operands are vectors (a length-1 axis added, then removed)."""
-    a, b = _strict_tensor(a), _strict_tensor(b)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("numpy.matmul: operands must have at least one dimension (use np.multiply for scalars)")
-    va, vb = a.ndim == 1, b.ndim == 1
-    r = _xp.matmul(_xp.reshape(a, (1, -1)) if va else a, _xp.reshape(b, (-1, 1)) if vb else b)
-    if va or vb:
-        shape = tuple(r.shape)
-        shape = shape[:-2] + ((shape[-2],) if not va else ()) + ((shape[-1],) if not vb else ())
-        r = _xp.reshape(r, shape)
-    return r
+    """NumPy's matmul (1-D operands are vectors): the namespace's."""
+    return _xp.matmul(_strict_tensor(a), _strict_tensor(b))
 
 
 def _truth(x):

@@ -146,7 +146,20 @@ power = _numpy_binary("power", _C.pow)
 maximum, minimum = _numpy_binary("maximum", _C.maximum), _numpy_binary("minimum", _C.minimum)
 equal, not_equal, less, less_equal, greater, greater_equal = (
     _numpy_binary(n, getattr(_C, n)) for n in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
-matmul = _numpy_binary("matmul", _C.matmul)
+
+
+def matmul(x1, x2):
+    """``tnp.matmul(x1, x2)``: NumPy's matmul, batched over leading axes; a 1-D
+    operand is a vector (a length-1 axis is added for the product, then removed)."""
+    a, b = _C.convert_to_tensor(x1), _C.convert_to_tensor(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("matmul: operands must have at least one dimension (use multiply for scalars)")
+    va, vb = a.ndim == 1, b.ndim == 1
+    r = _C.matmul(_C.reshape(a, (1, -1)) if va else a, _C.reshape(b, (-1, 1)) if vb else b)
+    if va or vb:
+        shape = tuple(r.shape)
+        r = _C.reshape(r, shape[:-2] + ((shape[-2],) if not va else ()) + ((shape[-1],) if not vb else ()))
+    return r
 
 
 def _truth(x):
