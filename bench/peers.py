@@ -48,6 +48,9 @@ LIMITS = {
     "fill": (28.1, 27.6, "fill (best of regular/NT stores)"),
     "fma32": (233.0, 117.2, "FMA f32 peak"),
     "fma64": (115.9, 58.5, "FMA f64 peak"),
+    # vpdpbusd: 64 int8 multiply-adds an instruction against 16 for an f32 FMA, at the
+    # FMA's issue rate (nominal; the hand loop measures the host's in the run)
+    "dot8": (932.0, 468.8, "VNNI int8 peak (nominal 4x FMA f32)"),
 }
 
 M10 = 10_000_000
@@ -55,7 +58,7 @@ M10 = 10_000_000
 STREAM_KINDS = ("add", "copy", "read", "fill")
 # ... and that its hand-written FMA loop measures, for products of at least FMA_HOST_MIN
 # operations (GEMM-shaped work; the small path-dependent contractions are not near a peak)
-FMA_KINDS = ("fma32", "fma64")
+FMA_KINDS = ("fma32", "fma64", "dot8")
 FMA_HOST_MIN = 1e8
 
 
@@ -336,6 +339,36 @@ def mm_peers(dt):
     return einsum_peers("ij,jk->ik", [a, b], blas=("numpy a @ b (BLAS ref)", lambda: a @ b))
 
 
+def int8s(shape, second=False):
+    """int8 values `(u >> 24) - 128`, the sequence the bench server builds."""
+    n = math.prod(shape)
+    i = np.arange(n, 2 * n, dtype=np.uint64) if second else np.arange(n, dtype=np.uint64)
+    u = (i * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
+    return ((u >> np.uint64(24)).astype(np.int32) - 128).astype(np.int8).reshape(shape)
+
+
+def int8_mm_peers():
+    """int8 x int8 -> int32, 1024^2: every peer's exact int8 product."""
+    a, b = int8s([1024, 1024]), int8s([1024, 1024], True)
+    ps = [("numpy a.astype(int32) @ b.astype(int32) (no BLAS for ints)",
+           lambda: a.astype(np.int32) @ b.astype(np.int32))]
+    if jax is not None:
+        ps.append(("jax.jit(jnp.matmul(preferred_element_type=int32))",
+                   jit(lambda x, y: jnp.matmul(x, y, preferred_element_type=jnp.int32), jnp.asarray(a), jnp.asarray(b))))
+    if torch is not None:
+        ta, tb = torch.from_numpy(a), torch.from_numpy(b)
+        ps.append(("torch._int_mm (int8 -> int32)", lambda: torch._int_mm(ta, tb)))
+    if tf is not None:
+        t1, t2 = tf.constant(a), tf.constant(b)
+        ps.append(("tf.linalg.matmul(output_type=tf.int32) (eager)", lambda: tf.linalg.matmul(t1, t2, output_type=tf.int32)))
+    return ps
+
+
+def int8_mm_exact():
+    a, b = int8s([1024, 1024]).astype(np.int64), int8s([1024, 1024], True).astype(np.int64)
+    return float((a.sum(axis=0) * b.sum(axis=1)).sum())
+
+
 def diag_peers():
     m = floats([1000, 1000])
     ps = einsum_peers("ii->i", [m])
@@ -394,6 +427,8 @@ WORKLOADS = [
              lambda: einsum_peers("i,j->ij", [floats([4096]), floats([4096], True)])),
     Workload("E7_four", "einsum 'abc,cd,de,efa->bf' (a32 b64 c48 d64 e48 f32) f32", "fma32", lambda o: 11_304_960,
              lambda: einsum_peers("abc,cd,de,efa->bf", e7_arrays(), naive=False), "GFLOP/s"),
+    Workload("Q1_mm_i8_i32", "matmul int8 x int8 -> int32 (preferred_element_type) 1024x1024", "dot8",
+             lambda o: 2 * 1024**3, int8_mm_peers, "GOP/s", exact=int8_mm_exact),
 ]
 
 
@@ -512,7 +547,8 @@ def measure(w: Workload, servers):
     if w.limit in STREAM_KINDS and not ARGS.no_host_limit:
         peers.append(Peer(f"host limit: STREAM {w.limit}, hand loop", ("limit", servers[0][1]), reference=True))
     if w.limit in FMA_KINDS and w.amount(4) >= FMA_HOST_MIN and not ARGS.no_host_limit:
-        peers.append(Peer(f"host limit: FMA {w.limit[3:]}-bit peak, hand loop", ("limit", servers[0][1]),
+        peak_name = "VNNI int8 dot-product peak" if w.limit == "dot8" else f"FMA {w.limit[3:]}-bit peak"
+        peers.append(Peer(f"host limit: {peak_name}, hand loop", ("limit", servers[0][1]),
                           reference=True))
 
     ref = None
@@ -524,7 +560,7 @@ def measure(w: Workload, servers):
                 p.amount = w.amount(peers[0].out_itemsize)
                 ns, moved, stores = p.call[1].ask(f"limit {w.limit} {int(p.amount)} 1").split()
                 if w.limit in FMA_KINDS:
-                    p.amount, p.dtype = float(moved), "f" + w.limit[3:]
+                    p.amount, p.dtype = float(moved), "i8" if w.limit == "dot8" else "f" + w.limit[3:]
                     p.note = f"loop {stores}, {float(moved) / 1e9:.2f} GFLOP a call, registers only"
                 else:
                     p.amount, p.dtype = float(moved), "f32"

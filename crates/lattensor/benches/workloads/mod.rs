@@ -4,8 +4,8 @@
 //!
 //! Inputs follow one formula that `bench/peers.py` reproduces bit for bit:
 //! `u = (i · 2654435761) mod 2³²`, float value `(u / 2³²) · 2 − 1` rounded to
-//! f32, integer value `(u >> 22) − 512`; a second operand continues the
-//! sequence (`i` from `n` to `2n`).
+//! f32, integer value `(u >> 22) − 512`, int8 value `(u >> 24) − 128`; a
+//! second operand continues the sequence (`i` from `n` to `2n`).
 
 #![allow(dead_code)]
 
@@ -39,6 +39,12 @@ fn as_dtype(t: Tensor, d: DType) -> Tensor {
 
 fn i32s(n: usize) -> Tensor {
     Tensor::from_vec((0..n).map(|i| (hash(i) >> 22) as i32 - 512).collect(), &[n]).unwrap()
+}
+
+/// int8 values `(u >> 24) − 128` for `i` in `seed..seed + n`.
+fn i8s(shape: &[usize], seed: usize) -> Tensor {
+    let n: usize = shape.iter().product();
+    Tensor::from_vec((seed..seed + n).map(|i| ((hash(i) >> 24) as i32 - 128) as i8).collect(), shape).unwrap()
 }
 
 pub type Call = Box<dyn Fn() -> Tensor>;
@@ -102,6 +108,11 @@ pub fn workload(name: &str) -> Option<Call> {
         "E7_four" => {
             ein("abc,cd,de,efa->bf", vec![f32s(&[32, 64, 48]), f32s2(&[48, 64]), f32s(&[64, 48]), f32s2(&[48, 32, 32])])
         }
+        "Q1_mm_i8_i32" => {
+            let (a, b) = (i8s(&[1024, 1024], 0), i8s(&[1024, 1024], 1024 * 1024));
+            let opts = ops::matrix::MatMulOptions { preferred_element_type: Some(DType::I32), ..Default::default() };
+            Box::new(move || ops::matrix::matmul_with(&a, &b, opts).unwrap())
+        }
         _ => return None,
     })
 }
@@ -125,4 +136,5 @@ pub const NAMES: &[&str] = &[
     "E5b_sum3",
     "E6_outer",
     "E7_four",
+    "Q1_mm_i8_i32",
 ];

@@ -3,7 +3,9 @@
 //! 1. Each operand: size-1 broadcast axes are squeezed and repeated labels
 //!    become generalised diagonals — both strided views, no copy.
 //! 2. Operands are converted to the compute type (the result type, except
-//!    bf16/f16 which compute in f32 and round once at the end).
+//!    bf16/f16 which compute in f32 and round once at the end); byte integers
+//!    against an integer compute type stay bytes for the exact byte product
+//!    kernel, and are converted where anything else reads them.
 //! 3. Labels private to one operand and absent from the output are summed first.
 //! 4. Pairs are contracted in the planned order: each operand is permuted to
 //!    `[batch, free, contracted]` / `[batch, contracted, free]` (a view when the
@@ -69,8 +71,13 @@ fn prepare(t: &Tensor, axes: &[Option<usize>]) -> (Tensor, Vec<usize>) {
     (view(t, shape, strides, l.offset()), labels)
 }
 
-/// The elements of `t` (compute type `C`) in row-major order: borrowed when contiguous.
+/// The elements of `t` in compute type `C`, in row-major order: borrowed when
+/// contiguous and of dtype `C` (a byte-integer operand kept for the product
+/// kernel is converted here when an op other than a product reads it).
 fn data<C: Element>(t: &Tensor) -> Result<Cow<'_, [C]>> {
+    if t.dtype() != C::DTYPE {
+        return Ok(Cow::Owned(t.cast(C::DTYPE)?.to_vec::<C>()?));
+    }
     match t.as_slice::<C>() {
         Some(s) => Ok(Cow::Borrowed(s)),
         None => {
@@ -212,7 +219,9 @@ fn execute_in<C: Ring>(r: &Resolved, operands: &[&Tensor], result: DType, path: 
     let mut ops: Vec<Op> = Vec::with_capacity(operands.len());
     for (t, axes) in operands.iter().zip(&r.axes) {
         let (v, labels) = prepare(t, axes);
-        let v = if v.dtype() == C::DTYPE { v } else { v.cast(C::DTYPE)? };
+        // byte integers stay bytes for the product kernel (crate::kernels::igemm)
+        let keep = v.dtype() == C::DTYPE || crate::kernels::matmul::keeps_bytes(v.dtype(), C::DTYPE);
+        let v = if keep { v } else { v.cast(C::DTYPE)? };
         ops.push(Op { t: v, labels });
     }
     let in_output = |l: usize| r.output.contains(&l);
@@ -269,7 +278,7 @@ fn execute_in<C: Ring>(r: &Resolved, operands: &[&Tensor], result: DType, path: 
     if uniq.len() != r.output.len() {
         t = inflate::<C>(&t, &uniq, &r.output, sizes)?;
     }
-    let t = if result != C::DTYPE { t.cast(result)? } else { t };
+    let t = if t.dtype() != result { t.cast(result)? } else { t };
     Ok(Tensor::from_parts(t.storage.clone(), t.layout.clone(), t.dtype, false))
 }
 

@@ -58,6 +58,42 @@ use crate::{DType, Tensor};
 /// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a malformed equation or mismatching shapes,
 /// [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
 pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: PathOptions) -> Result<Tensor> {
+    run(front, equation, operands, opts, None)
+}
+
+/// [`einsum_front`] accumulating in, and returning, `preferred` (JAX's
+/// `preferred_element_type`; the rules are [`crate::ops::preferred`]'s): each
+/// operand converts to `preferred` on its own, and byte integers into an integer
+/// `preferred` multiply exactly.
+///
+/// ```
+/// use lattensor::einsum::{einsum_preferred, Front, PathOptions};
+/// use lattensor::{DType, Tensor};
+/// let a = Tensor::from_vec(vec![100i8; 6], &[2, 3]).unwrap();
+/// let b = Tensor::from_vec(vec![-100i8; 3], &[3]).unwrap();
+/// let y = einsum_preferred(Front::Tf, "ij,j->i", &[&a, &b], PathOptions::default(), DType::I32).unwrap();
+/// assert_eq!((y.dtype(), y.to_vec::<i32>().unwrap()), (DType::I32, vec![-30000, -30000]));
+/// ```
+///
+/// # Errors
+/// As [`einsum_front`]; [`Error::InvalidType`](crate::Error::InvalidType) for a
+/// `preferred` the operands cannot convert to.
+pub fn einsum_preferred(
+    front: Front,
+    equation: &str,
+    operands: &[&Tensor],
+    opts: PathOptions,
+    preferred: DType,
+) -> Result<Tensor> {
+    crate::ops::preferred::check("einsum", operands, preferred)?;
+    let converted =
+        operands.iter().map(|t| crate::ops::preferred::convert(t, preferred)).collect::<Result<Vec<Tensor>>>()?;
+    let refs: Vec<&Tensor> = converted.iter().collect();
+    run(front, equation, &refs, opts, Some(preferred))
+}
+
+/// The einsum of `operands` with result dtype `result`, or the operands' promoted one.
+fn run(front: Front, equation: &str, operands: &[&Tensor], opts: PathOptions, result: Option<DType>) -> Result<Tensor> {
     let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
     let prepared = cache::prepared(front, equation, &shapes, opts, || {
         let parsed = parse::parse(front, equation)?;
@@ -71,9 +107,16 @@ pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: Pa
         };
         Ok(cache::Prepared { resolved: r, path })
     })?;
-    let types: Vec<_> = operands.iter().map(|t| t.lattice_type()).collect();
-    let result: DType = promote::result_type_for("einsum", &types, promote::current_mode())?.dtype;
-    if crate::core::tape::recording() && operands.iter().any(|t| t.tape_id.get() != 0) {
+    // The taped run promotes its operands itself: it runs when they promote to the
+    // result (a preferred dtype converted them all, or none was given).
+    let (result, promotes) = match result {
+        Some(d) => (d, operands.iter().all(|t| t.dtype() == d)),
+        None => {
+            let types: Vec<_> = operands.iter().map(|t| t.lattice_type()).collect();
+            (promote::result_type_for("einsum", &types, promote::current_mode())?.dtype, true)
+        }
+    };
+    if promotes && crate::core::tape::recording() && operands.iter().any(|t| t.tape_id.get() != 0) {
         return taped::run(&prepared.resolved, operands, &prepared.path);
     }
     exec::execute(&prepared.resolved, operands, result, &prepared.path)

@@ -10,7 +10,9 @@
 //! - f32/f64 products of at least ~80³ with sides of at least a tile take the
 //!   own AVX-512 kernel ([`crate::kernels::gemm`]); other f32/f64 and all
 //!   c64/c128 products the `gemm` crate (bf16/f16 arrive as f32);
-//! - integers and bool a blocked i-k-j loop over contiguous copies;
+//! - byte integers (int8, uint8, int4, uint4) exact products on their own
+//!   kernel ([`crate::kernels::igemm`]), into any integer result;
+//! - other integers and bool a blocked i-k-j loop over contiguous copies;
 //! - threads: a batch of products one per task, or one product in bands of
 //!   rows, above the thresholds in [`bmm`].
 
@@ -44,6 +46,44 @@ impl<'a, C: Element> Strided<'a, C> {
             if reach < 0 { lo += reach } else { hi += reach }
         }
         (lo >= 0 && hi < data.len() as i128).then_some(Strided { data, offset, dims, strides })
+    }
+
+    /// `[batch, rows, cols]`.
+    pub(crate) fn dims(&self) -> [usize; 3] {
+        self.dims
+    }
+
+    /// The strides of the batch, row and column axes, in elements.
+    pub(crate) fn strides(&self) -> [isize; 3] {
+        self.strides
+    }
+
+    /// Element (i, r, c), which must lie inside the dims (else it panics, as indexing does).
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize, r: usize, c: usize) -> C {
+        let at = self.offset as isize
+            + i as isize * self.strides[0]
+            + r as isize * self.strides[1]
+            + c as isize * self.strides[2];
+        self.data[at as usize]
+    }
+
+    /// `len` elements of row r of matrix i from column c0, as a slice: the column
+    /// stride must be 1 and the span inside the dims.
+    pub(crate) fn row(&self, i: usize, r: usize, c0: usize, len: usize) -> &'a [C] {
+        debug_assert!(self.strides[2] == 1 && c0 + len <= self.dims[2]);
+        let at = self.offset as isize + i as isize * self.strides[0] + r as isize * self.strides[1] + c0 as isize;
+        &self.data[at as usize..at as usize + len]
+    }
+
+    /// Indices `from..to` of `axis` (a view; `from ≤ to ≤` the axis's size).
+    pub(crate) fn narrow(self, axis: usize, from: usize, to: usize) -> Self {
+        debug_assert!(from <= to && to <= self.dims[axis]);
+        let mut dims = self.dims;
+        dims[axis] = to - from;
+        let offset =
+            if to > from { (self.offset as isize + from as isize * self.strides[axis]) as usize } else { self.offset };
+        Strided { dims, offset, ..self }
     }
 
     /// A 3-D tensor of element type `C` as a view.
@@ -97,11 +137,43 @@ pub(crate) fn overwrites<C: Ring>(k: usize) -> bool {
     k > 0 && matches!(C::DTYPE, DType::F32 | DType::F64 | DType::C64 | DType::C128)
 }
 
-/// The product of two 3-D tensors of element type `C` (`[B, M, K]` and `[B, K, N]`,
-/// any strides) as a new contiguous `[B, M, N]` tensor; `op` names the caller in
-/// allocation errors.
+/// Whether operands of `operand` dtype may reach [`matmul_tensors`] in compute
+/// type `compute` uncast: byte integers against an integer compute type, whose
+/// products [`crate::kernels::igemm`] forms exactly (the same bits as products
+/// of the operands cast to `compute`, which wrap modulo its width).
+pub(crate) fn keeps_bytes(operand: DType, compute: DType) -> bool {
+    crate::kernels::igemm::ByteKind::of(operand).is_some() && compute.is_integer()
+}
+
+/// The product of two 3-D tensors (`[B, M, K]` and `[B, K, N]`, any strides) in
+/// element type `C`, as a new contiguous `[B, M, N]` tensor; `op` names the
+/// caller in allocation errors. The operands are of dtype `C`, or byte integers
+/// when `C` is an integer type ([`keeps_bytes`]): two byte operands multiply on
+/// [`crate::kernels::igemm`] (exact in i32 or i64, then wrapped to `C`); one
+/// byte operand against another dtype is cast to `C` first.
 pub(crate) fn matmul_tensors<C: Ring>(a: &Tensor, b: &Tensor, op: &str) -> Result<Tensor> {
-    let (sa, sb) = (Strided::<C>::of(a)?, Strided::<C>::of(b)?);
+    use crate::kernels::igemm::{Bytes, product_i32, product_i64};
+    let bytes = |t: &Tensor| keeps_bytes(t.dtype(), C::DTYPE);
+    if bytes(a) && bytes(b) {
+        let (ba, bb) = (Bytes::of(a)?, Bytes::of(b)?);
+        let shape = [a.shape()[0], a.shape()[1], b.shape()[2]];
+        let exact = if matches!(C::DTYPE, DType::I64 | DType::U64) {
+            let mut out = Tensor::for_overwrite(op, &shape, DType::I64)?;
+            product_i64(ba, bb, out.data_mut::<i64>(), op)?;
+            out
+        } else {
+            let mut out = Tensor::for_overwrite(op, &shape, DType::I32)?;
+            product_i32(ba, bb, out.data_mut::<i32>(), op)?;
+            out
+        };
+        // integer casts wrap: the exact sums modulo C's width, as C's own products give
+        return if exact.dtype() == C::DTYPE { Ok(exact) } else { exact.cast(C::DTYPE) };
+    }
+    fn in_c<'t, C: Element>(t: &'t Tensor) -> Result<Cow<'t, Tensor>> {
+        if t.dtype() == C::DTYPE { Ok(Cow::Borrowed(t)) } else { t.cast(C::DTYPE).map(Cow::Owned) }
+    }
+    let (a, b) = (in_c::<C>(a)?, in_c::<C>(b)?);
+    let (sa, sb) = (Strided::<C>::of(&a)?, Strided::<C>::of(&b)?);
     let (bt, m, n) = (sa.dims[0], sa.dims[1], sb.dims[2]);
     let mut out = if overwrites::<C>(sa.dims[2]) {
         Tensor::for_overwrite(op, &[bt, m, n], C::DTYPE)?
@@ -112,16 +184,16 @@ pub(crate) fn matmul_tensors<C: Ring>(a: &Tensor, b: &Tensor, op: &str) -> Resul
     Ok(out)
 }
 
-/// [`matmul_tensors`] for a compute dtype known at run time: f32, f64, c64,
+/// [`matmul_tensors`] in a compute dtype known at run time: f32, f64, c64,
 /// c128, the integers or bool (never bf16/f16, which compute in f32).
 ///
 /// # Errors
 /// [`Error::Unimplemented`] for bf16/f16; as [`matmul_tensors`] otherwise.
-pub(crate) fn matmul_any(a: &Tensor, b: &Tensor, op: &str) -> Result<Tensor> {
-    crate::dispatch_dtype!(a.dtype(), C, matmul_tensors::<C>(a, b, op), [
+pub(crate) fn matmul_any(a: &Tensor, b: &Tensor, compute: DType, op: &str) -> Result<Tensor> {
+    crate::dispatch_dtype!(compute, C, matmul_tensors::<C>(a, b, op), [
         Bool => bool, U8 => u8, U16 => u16, U32 => u32, U64 => u64, I8 => i8, I16 => i16, I32 => i32,
         I64 => i64, F32 => f32, F64 => f64, C64 => ::num_complex::Complex32, C128 => ::num_complex::Complex64,
-    ], else => Err(Error::Unimplemented(format!("{op}: internal error: {} is not a compute type", a.dtype()))))
+    ], else => Err(Error::Unimplemented(format!("{op}: internal error: {compute} is not a compute type"))))
 }
 
 /// `[B, M, K] × [B, K, N] → [B, M, N]` into `out` (row-major; zero-filled

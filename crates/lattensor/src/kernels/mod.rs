@@ -19,6 +19,7 @@ pub(crate) mod fft;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod gemm;
+pub(crate) mod igemm;
 pub(crate) mod matmul;
 pub(crate) mod parallel;
 pub(crate) mod pool;

@@ -7,7 +7,7 @@ use crate::core::error::{Error, Result};
 use crate::core::layout::Layout;
 use crate::core::tape::{self, TapeOp};
 use crate::promote;
-use crate::{DType, Tensor, with_dtype};
+use crate::{DType, LatticeType, Tensor, with_dtype};
 
 /// An `InvalidArgument` error unless `x` has rank ≥ `rank`.
 pub(crate) fn need_rank(op: &str, x: &Tensor, rank: usize) -> Result<()> {
@@ -51,13 +51,83 @@ pub fn matmul(a: &Tensor, b: &Tensor, transpose_a: bool, transpose_b: bool) -> R
 /// # Errors
 /// As [`matmul`].
 pub fn matmul_ext(a: &Tensor, b: &Tensor, ta: bool, tb: bool, adj_a: bool, adj_b: bool) -> Result<Tensor> {
+    matmul_with(
+        a,
+        b,
+        MatMulOptions { transpose_a: ta, transpose_b: tb, adjoint_a: adj_a, adjoint_b: adj_b, ..Default::default() },
+    )
+}
+
+/// What [`matmul_with`] does besides `a @ b`: TF's flags and JAX's `preferred_element_type`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatMulOptions {
+    /// Transpose `a`'s last two axes first.
+    pub transpose_a: bool,
+    /// Transpose `b`'s last two axes first.
+    pub transpose_b: bool,
+    /// Conjugate-transpose `a` first.
+    pub adjoint_a: bool,
+    /// Conjugate-transpose `b` first.
+    pub adjoint_b: bool,
+    /// The dtype to accumulate in and return (JAX's `preferred_element_type`,
+    /// TF's `output_type`); `None`: the operands' promoted dtype. See
+    /// [`preferred`](crate::ops::preferred) for the rules: int8 × int8 → int32 is exact.
+    pub preferred_element_type: Option<DType>,
+}
+
+/// [`matmul`] with every option: TF's transpose/adjoint flags and a preferred
+/// element type, in which the product accumulates and which it returns.
+///
+/// ```
+/// use lattensor::ops::matrix::{matmul_with, MatMulOptions};
+/// use lattensor::{DType, Tensor};
+/// // int8 × int8 → int32: exact, where int8 arithmetic would wrap
+/// let a = Tensor::from_vec(vec![-128i8, 127, 100], &[1, 3]).unwrap();
+/// let b = Tensor::from_vec(vec![-128i8, 127, 100], &[3, 1]).unwrap();
+/// let opts = MatMulOptions { preferred_element_type: Some(DType::I32), ..Default::default() };
+/// let c = matmul_with(&a, &b, opts).unwrap();
+/// assert_eq!((c.dtype(), c.is_weak(), c.to_vec::<i32>().unwrap()), (DType::I32, false, vec![42513]));
+/// // float8 operands of two formats accumulate in float32 without a join
+/// let x = Tensor::from_vec(vec![1.5f32, 2.0], &[1, 2]).unwrap().cast(DType::F8E4M3Fn).unwrap();
+/// let y = Tensor::from_vec(vec![4.0f32, 0.25], &[2, 1]).unwrap().cast(DType::F8E5M2).unwrap();
+/// let opts = MatMulOptions { preferred_element_type: Some(DType::F32), ..Default::default() };
+/// assert_eq!(matmul_with(&x, &y, opts).unwrap().to_vec::<f32>().unwrap(), vec![6.5]);
+/// // a preferred type that would truncate is refused
+/// let f = Tensor::from_vec(vec![1.5f32], &[1, 1]).unwrap();
+/// let opts = MatMulOptions { preferred_element_type: Some(DType::I32), ..Default::default() };
+/// assert!(matmul_with(&f, &f, opts).unwrap_err().to_string().contains("would truncate"));
+/// ```
+///
+/// # Errors
+/// As [`matmul`]; [`Error::InvalidType`] for a preferred element type the
+/// operands cannot convert to (see [`preferred`](crate::ops::preferred)).
+pub fn matmul_with(a: &Tensor, b: &Tensor, o: MatMulOptions) -> Result<Tensor> {
+    let (ta, tb, adj_a, adj_b) = (o.transpose_a, o.transpose_b, o.adjoint_a, o.adjoint_b);
+    if let Some(p) = o.preferred_element_type {
+        need_rank("matmul", a, 2)?;
+        need_rank("matmul", b, 2)?;
+        super::preferred::check("matmul", &[a, b], p)?;
+        let (a, b) = (super::preferred::convert(a, p)?, super::preferred::convert(b, p)?);
+        return matmul_in(&a, &b, [ta, tb, adj_a, adj_b], Some(p));
+    }
+    matmul_in(a, b, [ta, tb, adj_a, adj_b], None)
+}
+
+/// The taped matmul: flags `[transpose_a, transpose_b, adjoint_a, adjoint_b]`;
+/// the result dtype `result`, or the operands' promoted one.
+fn matmul_in(a: &Tensor, b: &Tensor, flags: [bool; 4], result: Option<DType>) -> Result<Tensor> {
+    let [ta, tb, adj_a, adj_b] = flags;
     tape::op(
         &[a, b],
         || {
             need_rank("matmul", a, 2)?;
             need_rank("matmul", b, 2)?;
-            let result =
-                promote::result_type_for("matmul", &[a.lattice_type(), b.lattice_type()], promote::current_mode())?;
+            let result = match result {
+                Some(dtype) => LatticeType { dtype, weak: false },
+                None => {
+                    promote::result_type_for("matmul", &[a.lattice_type(), b.lattice_type()], promote::current_mode())?
+                }
+            };
             if result.dtype.is_bool() {
                 // TF has no bool matmul kernel
                 return Err(super::unary::unsupported("matmul", DType::Bool, "every dtype but bool"));
@@ -129,7 +199,8 @@ fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
             l.offset(),
         );
         let v = Tensor::from_parts(Arc::clone(&t.storage), layout, t.dtype, false);
-        if v.dtype() == compute { Ok(v) } else { v.cast(compute) }
+        let keep = v.dtype() == compute || crate::kernels::matmul::keeps_bytes(v.dtype(), compute);
+        if keep { Ok(v) } else { v.cast(compute) }
     };
     let (va, vb) = (prepare(a, ea, &qa)?, prepare(b, eb, &qb)?);
     let pos = |kept: &[usize], want: &[usize]| -> Vec<usize> {
@@ -144,7 +215,7 @@ fn batched_product(a: &Tensor, b: &Tensor, result: DType) -> Result<Tensor> {
     let (bt, mm, nn) = (prod(&both), prod(&a_only) * m, prod(&b_only) * n);
     let a3 = va.transpose(&pa)?.reshape(&[bt as isize, mm as isize, k as isize])?;
     let b3 = vb.transpose(&pb)?.reshape(&[bt as isize, k as isize, nn as isize])?;
-    let out = crate::kernels::matmul::matmul_any(&a3, &b3, "einsum")?;
+    let out = crate::kernels::matmul::matmul_any(&a3, &b3, compute, "einsum")?;
     // the product's axes are [both, a_only, m, b_only, n]: back to [batch..., m, n]
     let labels: Vec<usize> =
         both.iter().chain(&a_only).copied().chain([nb]).chain(b_only.iter().copied()).chain([nb + 1]).collect();

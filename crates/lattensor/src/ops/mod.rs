@@ -33,6 +33,7 @@ pub mod fft;
 pub(crate) mod gather;
 pub(crate) mod map;
 pub mod matrix;
+pub mod preferred;
 pub(crate) mod reduce;
 pub(crate) mod saturate;
 pub mod scalar_arith;

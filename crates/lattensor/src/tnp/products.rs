@@ -10,9 +10,9 @@ use super::{Value, moveaxis, ravel, to_tensor};
 #[cfg(doc)]
 use crate::core::error::Error;
 use crate::core::error::Result;
-use crate::einsum::einsum;
+use crate::einsum::{Front, PathOptions, einsum};
 use crate::ops;
-use crate::{SliceArg, Tensor};
+use crate::{DType, SliceArg, Tensor};
 
 /// The einsum labels: TF's front end takes ASCII letters, 52 in all.
 const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -218,10 +218,35 @@ fn contracted(op: &str, which: &str, axes: &[isize], rank: usize) -> Result<Vec<
 /// length, or the ranks add up to more than 52; [`Error::Promotion`] if the
 /// mode refuses the dtypes.
 pub fn tensordot(a: impl Into<Value>, b: impl Into<Value>, axes: impl Into<TensordotAxes>) -> Result<Tensor> {
+    tensordot_in(to_tensor(a)?, to_tensor(b)?, axes.into(), None)
+}
+
+/// [`tensordot`] accumulating in, and returning, `preferred` (JAX's
+/// `preferred_element_type`; the rules are [`crate::ops::preferred`]'s).
+///
+/// ```
+/// use lattensor::{tnp, DType, Tensor};
+/// let a = Tensor::from_vec(vec![200u8; 4], &[2, 2]).unwrap();
+/// let y = tnp::tensordot_preferred(&a, &a, 1, DType::U32).unwrap();
+/// assert_eq!((y.dtype(), y.to_vec::<u32>().unwrap()), (DType::U32, vec![80000; 4]));
+/// ```
+///
+/// # Errors
+/// As [`tensordot`]; [`Error::InvalidType`] for a `preferred` the operands
+/// cannot convert to.
+pub fn tensordot_preferred(
+    a: impl Into<Value>,
+    b: impl Into<Value>,
+    axes: impl Into<TensordotAxes>,
+    preferred: DType,
+) -> Result<Tensor> {
+    tensordot_in(to_tensor(a)?, to_tensor(b)?, axes.into(), Some(preferred))
+}
+
+fn tensordot_in(a: Tensor, b: Tensor, axes: TensordotAxes, preferred: Option<DType>) -> Result<Tensor> {
     let op = "tensordot";
-    let (a, b) = (to_tensor(a)?, to_tensor(b)?);
     let (ra, rb) = (a.rank(), b.rank());
-    let (ax_a, ax_b) = match axes.into() {
+    let (ax_a, ax_b) = match axes {
         TensordotAxes::Last(n) => {
             crate::ensure!(
                 n >= 0 && n as usize <= ra.min(rb),
@@ -246,7 +271,11 @@ pub fn tensordot(a: impl Into<Value>, b: impl Into<Value>, axes: impl Into<Tenso
     let free_b = lb.iter().enumerate().filter(|(j, _)| !ax_b.contains(j)).map(|(_, &c)| c);
     let out: Vec<u8> = free_a.chain(free_b).collect();
     let text = |l: &[u8]| String::from_utf8_lossy(l).into_owned();
-    einsum(&format!("{},{}->{}", text(&la[..]), text(&lb[..]), text(&out[..])), &[&a, &b])
+    let equation = format!("{},{}->{}", text(&la[..]), text(&lb[..]), text(&out[..]));
+    match preferred {
+        None => einsum(&equation, &[&a, &b]),
+        Some(p) => crate::einsum::einsum_preferred(Front::Tf, &equation, &[&a, &b], PathOptions::default(), p),
+    }
 }
 
 /// `tnp.kron`: the Kronecker product. The shapes are padded with leading 1s

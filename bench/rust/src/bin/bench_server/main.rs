@@ -18,10 +18,10 @@
 //!   per call on warm, reused buffers, on the threads lattensor uses, in the fastest
 //!   of its variants (`STORES`: regular or `nt` stores, `+prefetch`; `plain` or
 //!   `prefetch` for `read`). See [`limits`].
-//! - `limit fma32|fma64 FLOPS K` → `ok NS FLOPS LOOP`: the host's own FMA peak
+//! - `limit fma32|fma64|dot8 FLOPS K` → `ok NS FLOPS LOOP`: the host's own FMA peak
 //!   on a workload's operations: `K` calls of a hand-written loop of
-//!   independent vector FMAs doing `FLOPS` each, on lattensor's threads (`LOOP`
-//!   names the vector width and precision). See [`peak`].
+//!   independent vector FMAs (int8 dot products for `dot8`) doing `FLOPS` each,
+//!   on lattensor's threads (`LOOP` names the vector width and precision). See [`peak`].
 //! - `quit`
 //!
 //! The workloads and their inputs are in `crates/lattensor/benches/workloads/mod.rs`.
@@ -151,13 +151,15 @@ fn main() {
             }
             ["probe_fma"] => format!("ok {}", probe_fma()),
             ["probe_read"] => format!("ok {:.2}", probe_read(&read_buf)),
-            ["limit", kind @ ("fma32" | "fma64"), flops, k] => match (kind.parse(), flops.parse(), k.parse()) {
-                (Ok(precision), Ok(flops), Ok(k)) => match peak::run(precision, flops, k) {
-                    Some((ns, done, name)) => format!("ok {ns} {done} {name}"),
-                    None => "err no vector FMA on this CPU".to_string(),
-                },
-                _ => format!("err bad limit command {line}"),
-            },
+            ["limit", kind @ ("fma32" | "fma64" | "dot8"), flops, k] => {
+                match (kind.parse(), flops.parse(), k.parse()) {
+                    (Ok(precision), Ok(flops), Ok(k)) => match peak::run(precision, flops, k) {
+                        Some((ns, done, name)) => format!("ok {ns} {done} {name}"),
+                        None => "err no vector FMA on this CPU".to_string(),
+                    },
+                    _ => format!("err bad limit command {line}"),
+                }
+            }
             ["limit", kind, bytes, k] => match (kind.parse(), bytes.parse(), k.parse()) {
                 (Ok(kind), Ok(bytes), Ok(k)) => {
                     let (ns, moved, stores) = limit_runs.run(kind, bytes, k);

@@ -15,11 +15,13 @@ use std::hint::black_box;
 /// Independent accumulators per thread.
 const ACCUMULATORS: usize = 12;
 
-/// The element type of an FMA peak.
+/// The element type of an FMA peak (`I8`: int8 dot products, `vpdpbusd`,
+/// four multiply-adds to a 32-bit lane, counted as two operations each).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Precision {
     F32,
     F64,
+    I8,
 }
 
 impl std::str::FromStr for Precision {
@@ -28,7 +30,8 @@ impl std::str::FromStr for Precision {
         match s {
             "fma32" => Ok(Precision::F32),
             "fma64" => Ok(Precision::F64),
-            _ => Err(format!("unknown FMA peak {s:?} (fma32 or fma64)")),
+            "dot8" => Ok(Precision::I8),
+            _ => Err(format!("unknown FMA peak {s:?} (fma32, fma64 or dot8)")),
         }
     }
 }
@@ -59,10 +62,16 @@ fn isa() -> Option<Isa> {
 /// without vector FMAs.
 pub fn run(precision: Precision, flops: usize, k: usize) -> Option<(u128, usize, String)> {
     let isa = isa()?;
+    if precision == Precision::I8 && !(isa == Isa::Avx512 && vnni()) {
+        return None;
+    }
+    // multiply-adds per instruction
     let lanes = match (isa, precision) {
+        (Isa::Avx512, Precision::I8) => 64,
         (Isa::Avx512, Precision::F32) => 16,
         (Isa::Avx512, Precision::F64) | (Isa::Avx2, Precision::F32) => 8,
         (Isa::Avx2, Precision::F64) => 4,
+        (Isa::Avx2, Precision::I8) => return None,
     };
     let threads = super::limits::threads();
     // one round: every accumulator takes one FMA
@@ -79,6 +88,18 @@ pub fn run(precision: Precision, flops: usize, k: usize) -> Option<(u128, usize,
     Some((ns, rounds * per_round * threads, name))
 }
 
+/// Whether the CPU has AVX-512 VNNI (`vpdpbusd`).
+fn vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512vnni")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// `rounds` FMAs on each of [`ACCUMULATORS`] registers; returns a sum of them
 /// (so that the loop is not optimised away).
 fn fmas(isa: Isa, precision: Precision, rounds: usize) -> f64 {
@@ -90,6 +111,8 @@ fn fmas(isa: Isa, precision: Precision, rounds: usize) -> f64 {
             (Isa::Avx512, Precision::F64) => x86::avx512_f64(rounds),
             (Isa::Avx2, Precision::F32) => x86::avx2_f32(rounds),
             (Isa::Avx2, Precision::F64) => x86::avx2_f64(rounds),
+            (Isa::Avx512, Precision::I8) => x86::avx512_i8(rounds),
+            (Isa::Avx2, Precision::I8) => 0.0,
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -136,4 +159,21 @@ mod x86 {
     fma_loop!(avx512_f64, "avx512f", f64, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd, 8);
     fma_loop!(avx2_f32, "avx2,fma", f32, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_storeu_ps, 8);
     fma_loop!(avx2_f64, "avx2,fma", f64, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd, 4);
+
+    /// `acc += a·b` in groups of four byte products on every accumulator, `rounds`
+    /// times (`vpdpbusd`; the sums wrap, which costs nothing).
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and AVX-512 VNNI.
+    #[target_feature(enable = "avx512f,avx512vnni")]
+    pub unsafe fn avx512_i8(rounds: usize) -> f64 {
+        let (a, b) = (_mm512_set1_epi8(3), _mm512_set1_epi8(-5));
+        let mut acc = [_mm512_setzero_si512(); ACCUMULATORS];
+        for _ in 0..rounds {
+            for v in acc.iter_mut() {
+                *v = _mm512_dpbusd_epi32(*v, a, b);
+            }
+        }
+        acc.iter().map(|&v| _mm512_reduce_add_epi32(v) as f64).sum()
+    }
 }
