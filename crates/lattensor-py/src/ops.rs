@@ -202,7 +202,13 @@ pub fn bitcast(input: &Bound<'_, PyAny>, r#type: &Bound<'_, PyAny>, name: Opt<'_
     lattensor::bitcast(&t, d).py().map(PyTensor::new)
 }
 
-fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound<'_, PyTuple>) -> PyResult<PyTensor> {
+fn einsum_with(
+    py: Python<'_>,
+    numpy_rules: bool,
+    equation: &str,
+    inputs: &Bound<'_, PyTuple>,
+    preferred: Option<DType>,
+) -> PyResult<PyTensor> {
     // tf.einsum also accepts the operands as one list
     let items: Vec<Bound<'_, PyAny>> =
         if inputs.len() == 1 && inputs.get_item(0)?.is_instance_of::<pyo3::types::PyList>() {
@@ -213,12 +219,11 @@ fn einsum_with(py: Python<'_>, numpy_rules: bool, equation: &str, inputs: &Bound
     let ts = items.iter().map(args::to_tensor).collect::<PyResult<Vec<_>>>()?;
     let refs: Vec<&Tensor> = ts.iter().collect();
     let work = ts.iter().map(Tensor::numel).max().unwrap_or(0);
-    run(py, work, || {
-        if numpy_rules {
-            lattensor::einsum::numpy::einsum(equation, &refs)
-        } else {
-            lattensor::einsum::einsum(equation, &refs)
-        }
+    let front = if numpy_rules { lattensor::einsum::Front::NumPy } else { lattensor::einsum::Front::Tf };
+    let opts = lattensor::einsum::PathOptions::default();
+    run(py, work, || match preferred {
+        Some(p) => lattensor::einsum::einsum_preferred(front, equation, &refs, opts, p),
+        None => lattensor::einsum::einsum_front(front, equation, &refs, opts),
     })
     .map(PyTensor::new)
 }
@@ -253,16 +258,17 @@ pub fn einsum(
             .map(|k| k.str().map(|s| s.to_string()))
             .collect::<PyResult<Vec<_>>>()?
             .into_iter()
-            .filter(|k| k != "name" && k != "optimize")
+            .filter(|k| k != "name" && k != "optimize" && k != "preferred_element_type")
             .collect();
         if !unknown.is_empty() {
             return Err(PyTypeError::new_err(format!(
-                "Invalid keyword arguments for this function: {} (einsum takes name and optimize)",
+                "Invalid keyword arguments for this function: {} (einsum takes name, optimize and \
+                 preferred_element_type)",
                 unknown.join(", ")
             )));
         }
     }
-    einsum_with(py, false, equation, inputs)
+    einsum_with(py, false, equation, inputs, preferred_kwarg(kwargs)?)
 }
 
 /// `tnp.einsum(subscripts, *operands)`: NumPy's equation rules (implicit output, broadcasting).
@@ -274,11 +280,21 @@ pub fn numpy_einsum(
     operands: &Bound<'_, PyTuple>,
     kwargs: Option<&Bound<'_, pyo3::types::PyDict>>,
 ) -> PyResult<PyTensor> {
-    let _ = kwargs;
-    einsum_with(py, true, subscripts, operands)
+    let preferred = preferred_kwarg(kwargs)?;
+    einsum_with(py, true, subscripts, operands, preferred)
 }
 
-/// `tf.linalg.matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False)`.
+/// The `preferred_element_type` keyword (JAX's) among an einsum's keywords, as a dtype.
+fn preferred_kwarg(kwargs: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Option<DType>> {
+    match kwargs {
+        Some(kw) => opt_dtype(kw.get_item("preferred_element_type")?.as_ref()),
+        None => Ok(None),
+    }
+}
+
+/// `tf.linalg.matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+/// output_type=None)`: `output_type` is the dtype the product accumulates in and
+/// returns (JAX's `preferred_element_type`): int8 × int8 → int32 is exact.
 #[pyfunction]
 #[pyo3(signature = (a, b, transpose_a = false, transpose_b = false, adjoint_a = false, adjoint_b = false,
     a_is_sparse = false, b_is_sparse = false, output_type = None, name = None))]
@@ -299,12 +315,14 @@ pub fn matmul(
     let _ = (a_is_sparse, b_is_sparse, name);
     let (x, y) = (args::to_tensor(a)?, args::to_tensor(b)?);
     let work = x.numel().saturating_mul(y.shape().last().copied().unwrap_or(1));
-    let r =
-        run(py, work, || lattensor::ops::linalg::matmul_ext(&x, &y, transpose_a, transpose_b, adjoint_a, adjoint_b))?;
-    match opt_dtype(output_type)? {
-        Some(d) if d != r.dtype() => r.cast(d).py().map(PyTensor::new),
-        _ => Ok(PyTensor::new(r)),
-    }
+    let opts = lattensor::ops::matrix::MatMulOptions {
+        transpose_a,
+        transpose_b,
+        adjoint_a,
+        adjoint_b,
+        preferred_element_type: opt_dtype(output_type)?,
+    };
+    run(py, work, || lattensor::ops::matrix::matmul_with(&x, &y, opts)).map(PyTensor::new)
 }
 
 /// `tf.linalg.matrix_transpose(a, conjugate=False)`: swaps the last two axes (a view).

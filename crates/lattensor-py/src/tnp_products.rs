@@ -50,15 +50,19 @@ macro_rules! product {
 }
 product!(dot, inner, vdot, outer, kron);
 
-/// `tnp.tensordot(a, b, axes=2)`: `axes` is a count or a pair of axes or axis lists.
+/// `tnp.tensordot(a, b, axes=2, preferred_element_type=None)`: `axes` is a count or
+/// a pair of axes or axis lists; `preferred_element_type` (JAX's) the dtype to
+/// accumulate in and return.
 #[pyfunction]
-#[pyo3(signature = (a, b, axes = None))]
+#[pyo3(signature = (a, b, axes = None, *, preferred_element_type = None))]
 fn tensordot(
     py: Python<'_>,
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
     axes: Option<&Bound<'_, PyAny>>,
+    preferred_element_type: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTensor> {
+    let preferred = args::opt_dtype(preferred_element_type)?;
     let axes = match axes {
         None => TensordotAxes::Last(2),
         Some(x) => match x.extract::<isize>() {
@@ -77,7 +81,14 @@ fn tensordot(
     };
     let (a, b) = (args::to_value(a)?, args::to_value(b)?);
     let n = work(&a).max(work(&b));
-    value_errors("tensordot", run_lib(py, n, || tnp::tensordot(a, b, axes))).map(PyTensor::new)
+    value_errors(
+        "tensordot",
+        run_lib(py, n, || match preferred {
+            Some(p) => tnp::tensordot_preferred(a, b, axes, p),
+            None => tnp::tensordot(a, b, axes),
+        }),
+    )
+    .map(PyTensor::new)
 }
 
 /// `tnp.cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None)`: `axis` sets all three.

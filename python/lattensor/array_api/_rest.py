@@ -510,8 +510,10 @@ def take_along_axis(x, indices, /, *, axis=-1):
 # --- linear algebra --------------------------------------------------------
 
 
-def matmul(x1, x2, /):
-    """The matrix product, batched over leading axes (1-D operands as vectors)."""
+def matmul(x1, x2, /, *, preferred_element_type=None):
+    """The matrix product, batched over leading axes (1-D operands as vectors).
+    ``preferred_element_type`` (JAX's; an extension of the standard) is the dtype
+    the product accumulates in and returns: ``int8 @ int8`` into ``int32`` is exact."""
     _arr("matmul", "x1", x1)
     _arr("matmul", "x2", x2)
     if x1.ndim == 0 or x2.ndim == 0:
@@ -520,7 +522,7 @@ def matmul(x1, x2, /):
     k2 = x2.shape[-2] if x2.ndim > 1 else x2.shape[0]
     if k1 != k2:
         raise ValueError(_err("matmul", "x2", f"has {k2} rows but x1 has {k1} columns"))
-    return _tnp.matmul(x1, x2)
+    return _tnp.matmul(x1, x2, preferred_element_type=preferred_element_type)
 
 
 def matrix_transpose(x, /):
@@ -531,11 +533,12 @@ def matrix_transpose(x, /):
     return _tnp.swapaxes(x, -1, -2)
 
 
-def tensordot(x1, x2, /, *, axes=2):
-    """The sum of products over ``axes`` (an int: the last of ``x1`` with the first of ``x2``)."""
+def tensordot(x1, x2, /, *, axes=2, preferred_element_type=None):
+    """The sum of products over ``axes`` (an int: the last of ``x1`` with the first of
+    ``x2``), accumulated in ``preferred_element_type`` if given (as :func:`matmul`)."""
     _arr("tensordot", "x1", x1)
     _arr("tensordot", "x2", x2)
-    return _tnp.tensordot(x1, x2, axes=axes)
+    return _tnp.tensordot(x1, x2, axes=axes, preferred_element_type=preferred_element_type)
 
 
 def vecdot(x1, x2, /, *, axis=-1):

@@ -148,14 +148,18 @@ equal, not_equal, less, less_equal, greater, greater_equal = (
     _numpy_binary(n, getattr(_C, n)) for n in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 
 
-def matmul(x1, x2):
+def matmul(x1, x2, *, preferred_element_type=None):
     """``tnp.matmul(x1, x2)``: NumPy's matmul, batched over leading axes; a 1-D
-    operand is a vector (a length-1 axis is added for the product, then removed)."""
+    operand is a vector (a length-1 axis is added for the product, then removed).
+    ``preferred_element_type`` (JAX's) is the dtype the product accumulates in and
+    returns: ``int8 @ int8`` into ``int32`` is exact, float8/bfloat16 into
+    ``float32`` accumulate in float32."""
     a, b = _C.convert_to_tensor(x1), _C.convert_to_tensor(x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("matmul: operands must have at least one dimension (use multiply for scalars)")
     va, vb = a.ndim == 1, b.ndim == 1
-    r = _C.matmul(_C.reshape(a, (1, -1)) if va else a, _C.reshape(b, (-1, 1)) if vb else b)
+    r = _C.matmul(_C.reshape(a, (1, -1)) if va else a, _C.reshape(b, (-1, 1)) if vb else b,
+                  output_type=preferred_element_type)
     if va or vb:
         shape = tuple(r.shape)
         r = _C.reshape(r, shape[:-2] + ((shape[-2],) if not va else ()) + ((shape[-1],) if not vb else ()))
@@ -495,11 +499,12 @@ def vdot(a, b):
     return _N.vdot(a, b)
 
 
-def tensordot(a, b, axes=2):
+def tensordot(a, b, axes=2, *, preferred_element_type=None):
     """``tnp.tensordot``: sums over ``axes`` (an int ``n``: ``a``'s last ``n`` axes with
     ``b``'s first ``n``; or a pair of axis lists); the free axes of ``a`` then of ``b``
-    remain. Runs as an einsum, so mixed dtypes join through the lattice."""
-    return _N.tensordot(a, b, axes)
+    remain. Runs as an einsum, so mixed dtypes join through the lattice;
+    ``preferred_element_type`` (JAX's) is the dtype to accumulate in and return."""
+    return _N.tensordot(a, b, axes, preferred_element_type=preferred_element_type)
 
 
 def kron(a, b):
