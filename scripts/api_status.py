@@ -48,9 +48,9 @@ def exports(module):
     return names
 
 
-# tf.experimental.numpy.<name> -> numpy::<name> (lattensor::numpy mirrors tnp name for name)
+# tf.experimental.numpy.<name> -> tnp::<name> (lattensor::tnp mirrors tf.experimental.numpy name for name)
 TNP = "tf.experimental.numpy."
-tnp_src = "\n".join(p.read_text() for p in (root / "crates/lattensor/src/numpy").rglob("*.rs"))
+tnp_src = "\n".join(p.read_text() for p in (root / "crates/lattensor/src/tnp").rglob("*.rs"))
 tnp_fns = set(re.findall(r"pub fn (\w+)", tnp_src))
 for group in re.findall(r"pub use [\w:]+::\{([^}]*)\}", tnp_src):
     tnp_fns.update(w.strip() for w in group.split(",") if w.strip())
@@ -69,7 +69,7 @@ for name in apis:
     if name.startswith(TNP):
         ok = last in tnp_fns
         note = "TF golden on every dtype: tests/tnp_golden.rs" if ok else ""
-        rows.append((name, f"numpy::{last}" if ok else "—", "done" if ok else "missing", note))
+        rows.append((name, f"tnp::{last}" if ok else "—", "done" if ok else "missing", note))
         continue
     prefix = next(p for p in tf_modules if name.startswith(p))
     module = tf_modules[prefix]
