@@ -74,10 +74,12 @@ fn every_kind_pair_matches_the_exact_product_on_both_paths() {
 fn threaded_and_batch_parallel_products() {
     // one product large enough to run in bands of rows (≥ 2²² multiply-adds), and a
     // batch of products run one per task
-    for (bt, m, k, n) in [(1, 100, 1000, 64), (4, 64, 256, 64)] {
+    for (bt, m, k, n, ka) in
+        [(1, 100, 1000, 64, ByteKind::U8), (1, 100, 1000, 64, ByteKind::I8), (4, 64, 256, 64, ByteKind::I8)]
+    {
         let ad = bytes(bt * m * k, 21);
         let bd = bytes(bt * k * n, 22);
-        let a = view(&ad, ByteKind::U8, 0, [bt, m, k], [(m * k) as isize, k as isize, 1]);
+        let a = view(&ad, ka, 0, [bt, m, k], [(m * k) as isize, k as isize, 1]);
         let b = view(&bd, ByteKind::I8, 0, [bt, k, n], [(k * n) as isize, n as isize, 1]);
         let want: Vec<i32> = exact(a, b).iter().map(|&v| v as i32).collect();
         for (path, got) in both_paths(a, b) {

@@ -7,13 +7,16 @@
 //!   column j's four bytes at `4j` (the layout `vpdpbusd` reads: lane j sums
 //!   the four products of its bytes). Values are stored as `Bᵤ = B + β`.
 //!   Panels pack in parallel.
-//! - Each thread takes a band of C's rows and packs A a block of `MC` rows at
-//!   a time, per depth block, into panels of `MR` = 12 rows: per group, each
-//!   row's four bytes (`Aₛ = A − α`) side by side, broadcast as one i32.
+//! - Each thread takes a band of C's rows. A row-major int8 A (depth a
+//!   multiple of 4) is read where it is: a tile broadcasts each row's four
+//!   bytes of a group as one i32. Other A is packed a block of `MC` rows at a
+//!   time, per depth block, into panels of `MR` = 12 rows, each row's four
+//!   bytes (`Aₛ = A − α`) of a group side by side.
 //! - The micro-kernel keeps a 12 × 32 tile of C in 24 registers; each group
 //!   is 2 loads of B and 24 `vpdpbusd`, 1536 multiply-adds.
 //! - The shift corrections (see the parent module) start the tile: `−β·ΣAₛ`
-//!   per row and `α·ΣBᵤ − αβK` per column, sums over the depth block.
+//!   per row over the whole depth (first depth block only) and `α·ΣBᵤ − αβK`
+//!   per column over each depth block.
 //! - `KC` = 1024 steps: a B panel's block is 32 KiB and an A panel's 12 KiB,
 //!   both in L1 (48 KiB) as the A panels of a block run past one B panel.
 
@@ -174,6 +177,11 @@ unsafe fn interleave4(rows: [&[u8]; 4], flip: u8, out: &mut [u8]) {
 }
 
 /// Rows `r0..` of product `i` into `c` (whole rows of `n`), from the packed B.
+///
+/// A row-major int8 A whose depth is a multiple of 4 is read in place (a full
+/// tile's 12 rows broadcast straight from A: no packing, which took a fifth of
+/// a 1024² product's time); other A, and a last tile of fewer than 12 rows,
+/// are packed.
 #[allow(clippy::too_many_arguments)]
 fn compute_band(
     a: Bytes<'_>,
@@ -188,94 +196,126 @@ fn compute_band(
     let k = a.m.dims()[2];
     let (rows, panels, blocks) = (c.len() / n, n.div_ceil(NR), k.div_ceil(KC));
     let panel_len = NR * padded(k);
+    let in_place = a.kind == ByteKind::I8 && a.m.strides()[2] == 1 && k.is_multiple_of(4);
+    let lda = a.m.strides()[1];
     let mut a_block = vec![0u8; MC * KC];
     let mut row_terms = [0i32; MC];
+    let zero_terms = [0i32; MR];
     for m0 in (0..rows).step_by(MC) {
         let mb = MC.min(rows - m0);
+        // −β·ΣAₛ over the whole depth, added by the first depth block's tiles
+        let beta = kind_b.shift_b();
+        for (r, term) in row_terms[..mb].iter_mut().enumerate() {
+            *term = if beta == 0 { 0 } else { beta.wrapping_neg().wrapping_mul(row_sum(a, i, r0 + m0 + r)) };
+        }
+        row_terms[mb..].fill(0);
         for (d, k0) in (0..k).step_by(KC).enumerate() {
             let k1 = (k0 + KC).min(k);
             let groups = padded(k1 - k0) / 4;
-            pack_a_block(a, i, r0 + m0, mb, k0, k1, &mut a_block, &mut row_terms, kind_b);
+            // (in place, only a short last tile needs packing)
+            let packed_from = if in_place { mb / MR * MR } else { 0 };
+            pack_a_block(a, i, r0 + m0, packed_from, mb, k0, k1, &mut a_block);
             for p in 0..panels {
                 let (j0, cols) = (p * NR, NR.min(n - p * NR));
                 let bp = &packed[p * panel_len + NR * k0..][..groups * 4 * NR];
                 let terms = &col_terms[(p * blocks + d) * NR..][..NR];
                 for q in 0..mb.div_ceil(MR) {
                     let tile_rows = MR.min(mb - q * MR);
-                    let ap = &a_block[q * MR * 4 * groups..][..MR * 4 * groups];
-                    let rt: &[i32; MR] = row_terms[q * MR..q * MR + MR].try_into().expect("MR terms");
+                    let rt: &[i32; MR] =
+                        if d == 0 { row_terms[q * MR..q * MR + MR].try_into().expect("MR terms") } else { &zero_terms };
                     let start = (m0 + q * MR) * n + j0;
                     let end = start + (tile_rows - 1) * n + cols;
-                    // SAFETY: `available()` holds (the caller's contract); `ap` holds `groups`
-                    // groups of MR·4 bytes and `bp` of 128; the tile's `tile_rows` rows of
-                    // `cols` elements, `n` apart from `start`, lie inside `c[start..end]`.
-                    unsafe { tile(groups, ap, bp, rt, terms, c[start..end].as_mut_ptr(), n, tile_rows, cols, d > 0) };
+                    let out = c[start..end].as_mut_ptr();
+                    let accumulate = d > 0;
+                    if in_place && tile_rows == MR {
+                        let row = a.m.row(i, r0 + m0 + q * MR, k0, k1 - k0);
+                        // SAFETY: `available()` holds (the caller's contract). A is row-major
+                        // int8 with its depth a multiple of 4, so the tile reads rows
+                        // r0 + m0 + q·MR + (0..MR) < m (a full tile), bytes k0..k1, all inside
+                        // A's view (checked by `Strided::new`); `bp` holds `groups` groups of
+                        // 128 bytes; the C tile lies inside `c[start..end]`.
+                        unsafe {
+                            tile::<false>(groups, row.as_ptr(), lda, bp, rt, terms, out, n, tile_rows, cols, accumulate)
+                        };
+                    } else {
+                        let ap = &a_block[q * MR * 4 * groups..][..MR * 4 * groups];
+                        // SAFETY: `available()` holds (the caller's contract); `ap` holds `groups`
+                        // groups of MR·4 bytes and `bp` of 128; the tile's `tile_rows` rows of
+                        // `cols` elements, `n` apart from `start`, lie inside `c[start..end]`.
+                        unsafe {
+                            tile::<true>(groups, ap.as_ptr(), 0, bp, rt, terms, out, n, tile_rows, cols, accumulate)
+                        };
+                    }
                 }
             }
         }
     }
 }
 
-/// Packs rows `r0..r0 + rows` (at most `MC`), depth `k0..k1`, of matrix `i` of A
-/// into panels of `MR` rows, zero-padded, and their row corrections `−β·ΣAₛ`.
+/// `ΣAₛ` over the whole depth of row `r` of matrix `i` (`Aₛ = A − α`), wrapping.
+fn row_sum(a: Bytes<'_>, i: usize, r: usize) -> i32 {
+    let k = a.m.dims()[2];
+    let alpha = a.kind.shift_a();
+    if a.m.strides()[2] == 1 && matches!(a.kind, ByteKind::I8 | ByteKind::U8) {
+        let flip = alpha as u8;
+        return a.m.row(i, r, 0, k).iter().fold(0i32, |s, &x| s.wrapping_add((x ^ flip) as i8 as i32));
+    }
+    (0..k).fold(0i32, |s, kk| s.wrapping_add(a.at(i, r, kk) - alpha))
+}
+
+/// Packs rows `r0 + from..r0 + rows` (`rows` at most `MC`), depth `k0..k1`, of
+/// matrix `i` of A into panels of `MR` rows (`Aₛ = A − α`), zero-padded; panel
+/// `q` of the block at `q·MR·4·groups`. `from` is a multiple of `MR`.
 #[allow(clippy::too_many_arguments)]
-fn pack_a_block(
-    a: Bytes<'_>,
-    i: usize,
-    r0: usize,
-    rows: usize,
-    k0: usize,
-    k1: usize,
-    block: &mut [u8],
-    terms: &mut [i32; MC],
-    kind_b: ByteKind,
-) {
+fn pack_a_block(a: Bytes<'_>, i: usize, r0: usize, from: usize, rows: usize, k0: usize, k1: usize, block: &mut [u8]) {
+    if from >= rows {
+        return;
+    }
     let groups = padded(k1 - k0) / 4;
     let alpha = a.kind.shift_a();
-    let beta = kind_b.shift_b();
     let row_major = a.m.strides()[2] == 1 && matches!(a.kind, ByteKind::I8 | ByteKind::U8);
-    let flip = alpha as u8; // − 128 on a byte is a flip of its top bit
-    let len = rows.div_ceil(MR) * MR * 4 * groups;
-    let block = &mut block[..len];
-    block.fill(0);
-    for (r, term) in terms[..rows].iter_mut().enumerate() {
+    let flip = u32::from_ne_bytes([alpha as u8; 4]); // − 128 on a byte is a flip of its top bit
+    let span = &mut block[from * 4 * groups..rows.div_ceil(MR) * MR * 4 * groups];
+    span.fill(0);
+    for r in from..rows {
         let (q, rr) = (r / MR, r % MR);
         let panel = &mut block[q * MR * 4 * groups..(q + 1) * MR * 4 * groups];
-        let mut sum = 0i32;
         if row_major {
             let src = a.m.row(i, r0 + r, k0, k1 - k0);
-            for (g, four) in src.chunks(4).enumerate() {
-                let dst = &mut panel[(g * MR + rr) * 4..][..four.len()];
-                for (d, &s) in dst.iter_mut().zip(four) {
-                    *d = s ^ flip;
-                    sum += *d as i8 as i32;
-                }
+            let whole = src.len() / 4 * 4;
+            for (g, four) in src[..whole].chunks_exact(4).enumerate() {
+                let v = u32::from_ne_bytes([four[0], four[1], four[2], four[3]]) ^ flip;
+                panel[(g * MR + rr) * 4..(g * MR + rr) * 4 + 4].copy_from_slice(&v.to_ne_bytes());
+            }
+            for (t, &x) in src[whole..].iter().enumerate() {
+                panel[((whole / 4) * MR + rr) * 4 + t] = x ^ alpha as u8;
             }
         } else {
             for kk in k0..k1 {
                 let v = (a.at(i, r0 + r, kk) - alpha) as i8;
                 let (g, t) = ((kk - k0) / 4, (kk - k0) % 4);
                 panel[(g * MR + rr) * 4 + t] = v as u8;
-                sum += v as i32;
             }
         }
-        *term = beta.wrapping_neg().wrapping_mul(sum);
     }
-    terms[rows..].fill(0);
 }
 
 /// The 12 × 32 tile: `C = terms + Aₛ·Bᵤ` (`+ C` if `accumulate`) over `groups`
-/// groups of four steps, rows `..rows` and columns `..cols` stored.
+/// groups of four steps, rows `..rows` and columns `..cols` stored. `PACKED`:
+/// row r's bytes of group g at `a + (g·MR + r)·4`; otherwise A is read in place,
+/// at `a + r·lda + 4g`.
 ///
 /// # Safety
-/// AVX-512F, BW and VNNI are available; `a` holds `groups · MR · 4` bytes and `b`
-/// `groups · 128`; `c` points to `rows ≤ MR` rows of `cols ≤ NR` writable
-/// elements, `ldc` apart.
+/// AVX-512F, BW and VNNI are available; `a` holds, as `PACKED` says, `groups`
+/// groups of all `MR` rows, and `b` `groups · 128` bytes; `col_terms` holds `NR`
+/// values; `c` points to `rows ≤ MR` rows of `cols ≤ NR` writable elements,
+/// `ldc` apart.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn tile(
+unsafe fn tile<const PACKED: bool>(
     groups: usize,
-    a: &[u8],
+    a: *const u8,
+    lda: isize,
     b: &[u8],
     row_terms: &[i32; MR],
     col_terms: &[i32],
@@ -285,17 +325,17 @@ unsafe fn tile(
     cols: usize,
     accumulate: bool,
 ) {
-    debug_assert!(a.len() >= groups * MR * 4 && b.len() >= groups * 4 * NR && col_terms.len() >= NR);
+    debug_assert!(b.len() >= groups * 4 * NR && col_terms.len() >= NR);
     let mut acc = [[_mm512_setzero_si512(); 2]; MR];
-    let (ap, bp) = (a.as_ptr(), b.as_ptr());
+    let bp = b.as_ptr();
     for g in 0..groups {
-        // SAFETY: group g < groups of each panel lies inside its slice (the contract).
+        // SAFETY: group g < groups of each panel lies inside it (the contract).
         unsafe {
             let b0 = _mm512_loadu_si512(bp.add(g * 4 * NR).cast());
             let b1 = _mm512_loadu_si512(bp.add(g * 4 * NR + 64).cast());
-            let ag = ap.add(g * MR * 4);
             for (r, row) in acc.iter_mut().enumerate() {
-                let av = _mm512_set1_epi32(ag.add(r * 4).cast::<i32>().read_unaligned());
+                let at = if PACKED { a.add((g * MR + r) * 4) } else { a.offset(r as isize * lda + 4 * g as isize) };
+                let av = _mm512_set1_epi32(at.cast::<i32>().read_unaligned());
                 row[0] = _mm512_dpbusd_epi32(row[0], b0, av);
                 row[1] = _mm512_dpbusd_epi32(row[1], b1, av);
             }
