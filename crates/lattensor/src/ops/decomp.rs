@@ -304,15 +304,15 @@ pub fn qr(x: &Tensor, mode: QrMode) -> Result<(Tensor, Tensor)> {
     let s = check("qr", x, false)?;
     let (m, n) = (s.m, s.n);
     let complete = mode == QrMode::Complete;
-    let kq = if complete { m } else { m.min(n) };
-    let kr = if complete { m } else { m.min(n) };
+    // Q is m × kk and R is kk × n: kk = m when complete, min(m, n) when reduced
+    let kk = if complete { m } else { m.min(n) };
     let (q, r) = compute!("qr", x, T, {
         let a = row_major::<T>(x, "qr")?;
-        let (mut q, mut r) = (Vec::with_capacity(s.count() * m * kq), Vec::with_capacity(s.count() * kr * n));
+        let (mut q, mut r) = (Vec::with_capacity(s.count() * m * kk), Vec::with_capacity(s.count() * kk * n));
         for i in 0..s.count() {
             k::qr(block(&a, m * n, i), m, n, complete, Some(&mut q), &mut r);
         }
-        Ok::<_, Error>((Tensor::from_vec(q, &s.shape(&[m, kq]))?, Tensor::from_vec(r, &s.shape(&[kr, n]))?))
+        Ok::<_, Error>((Tensor::from_vec(q, &s.shape(&[m, kk]))?, Tensor::from_vec(r, &s.shape(&[kk, n]))?))
     })?;
     Ok((finish(q, x, false)?, finish(r, x, false)?))
 }
