@@ -143,3 +143,99 @@ def test_python_floats_keep_float64_precision(make):
     # without a dtype the list is weak float32, as in TF
     w = tf.constant(FLOAT64_ONLY)
     assert (w.dtype, w.weak) == (tf.float32, True)
+
+
+@pytest.mark.parametrize("case", GOLDEN["accepted"], ids=lambda c: c["expr"][:70])
+def test_conversions_tf_performs(case):
+    # tf.constant(tensor, dtype) converts where the promotion lands on dtype; an int
+    # literal inside int32 wraps to a narrower dtype, as TF's np.int32 route does
+    got = eval(case["expr"])  # noqa: S307 (the golden file's own expressions)
+    assert got.dtype.name == case["dtype"] and not got.weak, (case, got)
+    assert np.asarray(got).tolist() == case["value"], (case, got)
+
+
+def _safe_operands(mode):
+    """TF's SAFE operands (int32, float32); for STRICT a pair SAFE allows and STRICT
+    refuses (int32, int16); for ALL two float8 dtypes the lattice has no join for."""
+    env = {"tf": tf, "tnp": tnp}
+    if mode == "all":
+        import ml_dtypes
+        return (tf.constant(np.array([1, 2, 3], ml_dtypes.float8_e4m3fn)),
+                tf.constant(np.array([1, 2, 3], ml_dtypes.float8_e5m2)))
+    x = eval(GOLDEN["safe"]["x"], env)  # noqa: S307
+    y = tf.constant([1, 2, 3], tf.int16) if mode == "strict" else eval(GOLDEN["safe"]["y"], env)  # noqa: S307
+    return x, y
+
+
+@pytest.mark.parametrize("mode", ["safe", "strict", "all"])
+@pytest.mark.parametrize("case", GOLDEN["safe"]["cases"], ids=lambda c: c["expr"][:60])
+def test_composite_ops_check_the_operands_as_given(case, mode):
+    """An op that converts an operand (to float, to a working dtype) before promoting it
+    still refuses the pair the mode refuses, as `tf.math.add` of the same operands does."""
+    x, y = _safe_operands(mode)
+    with tf.promotion_mode(mode), pytest.raises(TypeError) as info:
+        eval(case["expr"], {"tf": tf, "tnp": tnp, "x": x, "y": y})  # noqa: S307
+    got = info.value
+    # the refusal is the promotion error of the original operands, not of a converted one
+    msg = str(got)
+    assert f"promotion mode {mode.upper()}" in msg, msg
+    for d in (x.dtype, y.dtype):
+        assert f"({d.name}, weak=False)" in msg, msg
+    if case["raises"]:
+        # TF's SAFE class (TypeError, no tf.errors class): the same families
+        assert {b for b, cls in BUILTINS.items() if isinstance(got, cls)} == set(case["builtins"]), case
+        assert not isinstance(got, tf.errors.OpError)
+    else:
+        # TF's tnp function bypasses the lattice here (docs/deviations.md): it computes
+        # in a dtype the pair's join is not, which the same operands' `add` refuses
+        assert case["dtype"] in ("float64", "bool"), case
+
+
+def test_safe_golden_covers_refusals_and_bypasses():
+    cases = {c["expr"]: c for c in GOLDEN["safe"]["cases"]}
+    # the reference op refuses in TF; the lattice-bypassing tnp functions accept
+    assert cases["tf.math.add(x, y)"]["raises"] and cases["tf.math.add(x, y)"]["builtins"] == ["TypeError"]
+    assert cases["tnp.average(x, weights=y)"]["raises"]
+    assert not cases["tnp.arctan2(x, y)"]["raises"] and cases["tnp.arctan2(x, y)"]["dtype"] == "float64"
+
+
+@pytest.mark.parametrize("mode", ["all", "safe", "strict"])
+def test_std_with_dtype_checks_like_var(mode):
+    # tnp.std's dtype (NumPy's; TF's tnp.std has none) follows tnp.var's measured rule
+    for pair in ("safe", "strict"):
+        x, y = _safe_operands(pair)
+        with tf.promotion_mode(mode):
+            try:
+                want = tnp.var(x, dtype=y.dtype)
+            except TypeError as e:
+                with pytest.raises(type(e)):
+                    tnp.std(x, dtype=y.dtype)
+                continue
+            got = tnp.std(x, dtype=y.dtype)
+        assert got.dtype == want.dtype == y.dtype and not got.weak
+        np.testing.assert_allclose(np.asarray(got, np.float64) ** 2, np.asarray(want, np.float64), rtol=1e-6)
+
+
+def test_convert_to_tensor_never_converts_a_tensor():
+    i16 = tf.constant([1, 2], tf.int16)
+    for d in (tf.float32, tf.int32, tf.int8):
+        with pytest.raises(ValueError, match=f"requested dtype {d.name} for a Tensor of dtype int16"):
+            tf.convert_to_tensor(i16, d)
+        # tf.constant converts where the promotion allows (int16 -> float32, int32)
+        if d != tf.int8:
+            assert tf.constant(i16, d).dtype == d
+    assert tf.convert_to_tensor(i16, tf.int16) is not None
+    with pytest.raises(ValueError, match="for a Variable of dtype int16"):
+        tf.convert_to_tensor(tf.Variable(i16), tf.float32)
+
+
+def test_int_literal_overflow_names_value_and_dtype():
+    for expr, value, dtype in [("tf.constant(2**40, tf.int32)", 2**40, "int32"),
+                               ("tf.constant([1, 2**40], tf.int32)", 2**40, "int32"),
+                               ("tf.constant(-2**31 - 1, tf.int16)", -2**31 - 1, "int16")]:
+        with pytest.raises(OverflowError) as info:
+            eval(expr)  # noqa: S307
+        assert f"{value}" in str(info.value) and dtype in str(info.value), info.value
+    # beyond int32, a dtype that holds the literal keeps it (TF raises: docs/deviations.md)
+    assert np.asarray(tf.constant(2**40, tf.int64)).tolist() == 2**40
+    assert np.asarray(tf.constant([2**31], tf.uint32)).tolist() == [2**31]

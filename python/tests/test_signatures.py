@@ -35,7 +35,8 @@ MODULES = {
 #: `grad_a`/`grad_b`, eye's `batch_shape`, linspace's `axis`, full_like's `order`/`subok`,
 #: sort's `kind`/`order`, sign's `out`/`where`, flatten's `order`).
 #: "extra": NumPy's parameters TF's tnp lacks (`out=None`, std's `dtype`/`ddof`,
-#: count_nonzero's `keepdims`), linspace's honoured `dtype`, and swish's `name`.
+#: count_nonzero's `keepdims`), linspace's honoured `dtype`, swish's `name`, and
+#: matmul's and tensordot's `preferred_element_type` (JAX's).
 #: "kind": tf.raw_ops.Einsum's parameters are keyword-only (TF's raw ops refuse positional
 #: arguments at call time; lattensor's signature says so).
 KNOWN: dict[str, set[str]] = {
@@ -64,6 +65,7 @@ KNOWN: dict[str, set[str]] = {
     'experimental.numpy:flatten': {'extra', 'missing'},
     'experimental.numpy:full_like': {'missing'},
     'experimental.numpy:max': {'default', 'extra'},
+    'experimental.numpy:matmul': {'extra'},
     'experimental.numpy:mean': {'default'},
     'experimental.numpy:min': {'default', 'extra'},
     'experimental.numpy:nanmean': {'default', 'extra'},
@@ -76,6 +78,7 @@ KNOWN: dict[str, set[str]] = {
     'experimental.numpy:sort': {'default', 'missing'},
     'experimental.numpy:std': {'default', 'extra'},
     'experimental.numpy:sum': {'default', 'extra'},
+    'experimental.numpy:tensordot': {'extra'},
     'experimental.numpy:tri': {'default'},
     'experimental.numpy:var': {'default'},
     'image:adjust_gamma': {'default'},

@@ -11,7 +11,10 @@ same families.
 
     /work/venv/tf/bin/python scripts/golden/tf_exceptions.py
 
-Writes python/tests/data/tf_exceptions.json.
+Writes python/tests/data/tf_exceptions.json. Besides the refusals, it records what TF
+gives for conversions it performs (ACCEPTED) and, in dtype_conversion_mode="safe", what
+composite ops that convert an operand before promoting do with a pair SAFE refuses
+(SAFE_CASES: the refusal, or the dtype TF computes in where it bypasses the lattice).
 """
 import json
 import os
@@ -199,6 +202,110 @@ CASES = [
     "tf.ones([2])[5]",
     "tf.ones([2])[0, 0]",
     "tf.ones([2, 2])[..., ..., 0]",
+    # a tensor or variable with another requested dtype: convert_to_tensor never converts it
+    "tf.convert_to_tensor(tf.constant([1, 2], tf.int16), tf.float32)",
+    "tf.convert_to_tensor(tf.constant([1, 2], tf.int16), tf.int32)",
+    "tf.convert_to_tensor(tf.constant([1.0, 2.0]), tf.float64)",
+    "tf.convert_to_tensor(tf.Variable(tf.constant([1, 2], tf.int16)), tf.float32)",
+    # a tensor tf.constant does not convert: the promotion does not land on the dtype
+    "tf.constant(tf.constant([1, 2], tf.int32), tf.int16)",
+    "tf.constant(tf.constant([1.0, 2.0], tf.float32), tf.int32)",
+    # Python ints outside int32 for an int32 (or narrower) dtype: OverflowError
+    "tf.constant(2**40, tf.int32)",
+    "tf.constant([2**40], tf.int32)",
+    "tf.constant([1, -2**31 - 1], tf.int32)",
+    "tf.constant(2**31, tf.int8)",
+    "tf.convert_to_tensor(2**40, tf.int32)",
+    # einsum: tf.einsum and tnp.einsum check the equation and operand count in Python
+    # (ValueError); the kernel refuses shapes, and every refusal of the raw op
+    "tf.einsum('ij,jk->ik', tf.ones([2, 3]))",
+    "tf.einsum('ij->ij', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ij,jk,kl->il', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('i$,jk->ik', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ij,jk->iz', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ij,jk->ii', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ij,jk->i->k', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('..i.,i->', tf.ones([2, 3]), tf.ones([3]))",
+    "tf.einsum('ij,jk,->ik', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ij,jk->ik', tf.ones([2, 3]), tf.ones([2, 3]))",
+    "tf.einsum('ijk,jk->i', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('...ij,...jk->...ik', tf.ones([2, 2, 3]), tf.ones([3, 3, 4]))",
+    "tf.einsum('i...j...,jk->ik', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tf.einsum('ii->i', tf.ones([2, 3]))",
+    "tnp.einsum('ij,jk->ik', tf.ones([2, 3]))",
+    "tnp.einsum('ij->ij', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('i$,jk->ik', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('ij,jk->iz', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('ij,jk->ii', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('ij,jk->i->k', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('..i.,i->', tf.ones([2, 3]), tf.ones([3]))",
+    "tnp.einsum('ijk,jk->i', tf.ones([2, 3]), tf.ones([3, 4]))",
+    "tnp.einsum('...ij,...jk->...ik', tf.ones([2, 2, 3]), tf.ones([3, 3, 4]))",
+    "tnp.einsum('ii->i', tf.ones([2, 3]))",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([3, 4])], equation='ij,jk')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3])], equation='ij,jk->ik')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([3, 4]), tf.ones([4, 5])], equation='ij,jk->ik')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([3, 4])], equation='ij,jk,kl->il')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3])] * 3, equation='ij,ij,ij->ij')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([2, 3])], equation='ij,jk->ik')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([3, 4])], equation='ijk,jk->i')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 2, 3]), tf.ones([3, 3, 4])], equation='...ij,...jk->...ik')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3]), tf.ones([3])], equation='..i.,i->')",
+    "tf.raw_ops.Einsum(inputs=[tf.ones([2, 3])], equation='ii->i')",
+]
+
+#: Conversions TF performs (no refusal): the dtype and values it gives, in mode "all".
+ACCEPTED = [
+    "tf.constant(tf.constant([1, 2], tf.int16), tf.float32)",
+    "tf.constant(tf.constant([1, 2], tf.int16), tf.int32)",
+    "tf.constant(tf.constant([1, 2]), tf.int8)",
+    "tf.constant(tf.constant([1.0, 2.0], tf.float32), tf.float64)",
+    "tf.convert_to_tensor(tf.constant([1, 2], tf.int16), tf.int16)",
+    "tf.constant(300, tf.int8)",
+    "tf.constant([-1, 2**31 - 1], tf.int32)",
+    "tf.constant([-1, 255], tf.uint8)",
+]
+
+#: Composite ops that convert an operand (to an inexact dtype, to a working dtype)
+#: before they promote: run with `x` an int32 and `y` a float32 tensor in
+#: dtype_conversion_mode="safe", where `tf.math.add(x, y)` raises TypeError.
+#: python/tests/test_exceptions.py runs each in lattensor's SAFE mode with the same
+#: operands and in its STRICT mode with `y` an int16 tensor.
+SAFE_X = "tf.constant([1, 2, 3], tf.int32)"
+SAFE_Y = "tf.constant([1.0, 2.0, 3.0], tf.float32)"
+SAFE_CASES = [
+    "tf.math.add(x, y)",
+    "tnp.average(x, weights=y)",
+    "tnp.average(x, axis=0, weights=y)",
+    "tnp.average(x, weights=y, returned=True)",
+    "tnp.var(x, dtype=y.dtype)",
+    "tnp.arctan2(x, y)",
+    "tnp.hypot(x, y)",
+    "tnp.heaviside(x, y)",
+    "tnp.nextafter(x, y)",
+    "tnp.logaddexp(x, y)",
+    "tnp.logaddexp2(x, y)",
+    "tnp.float_power(x, y)",
+    "tnp.true_divide(x, y)",
+    "tnp.divide(x, y)",
+    "tf.math.truediv(x, y)",
+    "tf.math.divide(x, y)",
+    "x / y",
+    "tnp.isclose(x, y)",
+    "tnp.allclose(x, y)",
+    "tnp.cross(x, y)",
+    "tnp.dot(x, y)",
+    "tnp.inner(x, y)",
+    "tnp.outer(x, y)",
+    "tnp.vdot(x, y)",
+    "tnp.kron(x, y)",
+    "tnp.tensordot(x, y, 1)",
+    "tnp.matmul(x, y)",
+    "tnp.einsum('i,i', x, y)",
+    "tnp.polyval(x, y)",
+    "tnp.clip(x, y, y)",
+    "tnp.where(tf.constant([True, False, True]), x, y)",
+    "tnp.append(x, y)",
 ]
 
 
@@ -214,19 +321,40 @@ def families(e):
     }
 
 
+def outcome(expr, env=None):
+    """What TF does with `expr`: the refusal's families, or the dtype and values it gives."""
+    try:
+        got = eval(expr, globals(), env)  # noqa: S307 (our own expressions)
+    except Exception as e:  # noqa: BLE001 (recording whatever TF raises is the point)
+        return {"expr": expr, "raises": True, **families(e)}
+    first = got[0] if isinstance(got, tuple) else got
+    return {"expr": expr, "raises": False, "dtype": first.dtype.name, "value": np.asarray(first).tolist()}
+
+
 def main():
     out, accepted = [], []
     for expr in CASES:
-        try:
-            got = eval(expr)  # noqa: S307 (our own expressions)
-        except Exception as e:  # noqa: BLE001 (recording whatever TF raises is the point)
-            out.append({"expr": expr, **families(e)})
-            continue
-        accepted.append(f"{expr!r}: {got!r}")
+        r = outcome(expr)
+        if r.pop("raises"):
+            out.append(r)
+        else:
+            accepted.append(f"{expr!r}: {r}")
     if accepted:
         raise SystemExit("TF does not raise for:\n" + "\n".join(accepted))
-    OUT.write_text(json.dumps({"tf": tf.__version__, "cases": out}, indent=1) + "\n")
-    print(f"wrote {len(out)} cases to {OUT}")
+    conversions = [outcome(expr) for expr in ACCEPTED]
+    refused = [c["expr"] for c in conversions if c["raises"]]
+    if refused:
+        raise SystemExit("TF raises for:\n" + "\n".join(refused))
+    # TF's promotion mode is process-wide: SAFE for these, then back to ALL
+    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="safe")
+    try:
+        env = {"x": eval(SAFE_X), "y": eval(SAFE_Y)}  # noqa: S307
+        safe = [outcome(expr, env) for expr in SAFE_CASES]
+    finally:
+        tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="all")
+    OUT.write_text(json.dumps({"tf": tf.__version__, "cases": out, "accepted": conversions,
+                               "safe": {"x": SAFE_X, "y": SAFE_Y, "cases": safe}}, indent=1) + "\n")
+    print(f"wrote {len(out)} refusals, {len(conversions)} conversions and {len(safe)} SAFE cases to {OUT}")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 //!
 //! `lattensor.errors.OpError` is the base of the op errors, as `tf.errors.OpError`
 //! is in TensorFlow; promotion refusals and immutable variable dtypes are
-//! Python `TypeError`s (what TF raises), and I/O failures `OSError`.
+//! Python `TypeError`s (what TF raises), integer literals outside the dtype asked
+//! for `OverflowError` (TF's), and I/O failures `OSError`.
 //!
 //! Where TF's Python layer refuses an argument with a built-in exception, the
 //! library error says which ([`Category::InvalidValue`], `InvalidType`,
@@ -11,7 +12,7 @@
 //! catches it, and so does `except InvalidArgumentError:`.
 
 use lattensor::{Category, Error};
-use pyo3::exceptions::{PyException, PyIndexError, PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyIndexError, PyOSError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -101,6 +102,7 @@ pub fn to_py(e: Error) -> PyErr {
         Category::InvalidIndex => dual_err::<PyIndexError>(&INVALID_INDEX, msg),
         Category::Type => PyTypeError::new_err(msg),
         Category::OutOfRange => OutOfRangeError::new_err(msg),
+        Category::Overflow => PyOverflowError::new_err(msg),
         Category::ResourceExhausted => ResourceExhaustedError::new_err(msg),
         Category::Unimplemented => UnimplementedError::new_err(msg),
         Category::Io => PyOSError::new_err(msg),

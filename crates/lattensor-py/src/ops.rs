@@ -762,8 +762,9 @@ pub fn unique_with_counts(
 }
 
 /// `tf.convert_to_tensor(value, dtype=None)`: same as `constant`, except that a
-/// tensor which does not convert to `dtype` is a `ValueError` (TF's; `tf.constant`
-/// raises `TypeError`).
+/// tensor or variable is never converted: with a `dtype` other than its own it is a
+/// `ValueError`, as in TF (`tf.constant(tensor, dtype)` converts where the promotion
+/// allows).
 #[pyfunction]
 #[pyo3(signature = (value, dtype = None, dtype_hint = None, name = None))]
 pub fn convert_to_tensor(
@@ -774,16 +775,21 @@ pub fn convert_to_tensor(
     name: Opt<'_, '_>,
 ) -> PyResult<PyTensor> {
     let _ = dtype_hint;
-    if let (Ok(t), Some(d)) = (value.cast::<PyTensor>(), opt_dtype(dtype)?) {
-        return crate::args::run_quiet(|| lattensor::constant_as(&t.get().t, d))
-            .map_err(|e| match e {
-                lattensor::Error::InvalidType(m) => {
-                    lattensor::Error::InvalidValue(m.replacen("constant", "convert_to_tensor", 1))
-                }
-                e => e,
-            })
-            .py()
-            .map(PyTensor::new);
+    let held = match (value.cast::<PyTensor>(), value.cast::<crate::classes::PyVariable>()) {
+        (Ok(t), _) => Some(("Tensor", t.get().t.dtype())),
+        (_, Ok(v)) => Some(("Variable", v.get().v.dtype())),
+        _ => None,
+    };
+    if let (Some((kind, have)), Some(d)) = (held, opt_dtype(dtype)?)
+        && have != d
+    {
+        return Err(crate::errors::invalid_value(format!(
+            "convert_to_tensor: conversion requested dtype {d} for a {kind} of dtype {have}; \
+             convert it explicitly with `tf.cast(x, tf.{})`, or use `tf.constant(x, tf.{})`, \
+             which converts where the promotion allows",
+            d.name(),
+            d.name()
+        )));
     }
     constant(py, value, dtype, None, name)
 }

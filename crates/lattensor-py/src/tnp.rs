@@ -340,12 +340,8 @@ fn std_dev(
 ) -> PyResult<PyTensor> {
     args::no_out("std", out)?;
     let (v, n) = value(a)?;
-    let ax = axes(axis)?;
-    let r = run(py, n, || tnp::std(v, ax, ddof, keepdims))?;
-    match opt_dtype(dtype)? {
-        Some(d) if d != r.dtype() => r.cast(d).py().map(PyTensor::new),
-        _ => Ok(PyTensor::new(r)),
-    }
+    let (ax, d) = (axes(axis)?, opt_dtype(dtype)?);
+    run(py, n, || tnp::std_dtype(v, ax, d, ddof, keepdims)).map(PyTensor::new)
 }
 
 #[pyfunction]

@@ -3,8 +3,8 @@
 //! and the planner against opt_einsum's optimal FLOP counts.
 
 use lattensor::einsum::{
-    Front, PathOptions, Strategy as PathStrategy, einsum, einsum_path, einsum_raw, einsum_with, numpy_einsum,
-    numpy_einsum_path,
+    Front, PathOptions, Strategy as PathStrategy, einsum, einsum_front, einsum_path, einsum_raw, einsum_with,
+    numpy_einsum, numpy_einsum_path,
 };
 use lattensor::{Category, DType, Tensor};
 use proptest::prelude::*;
@@ -646,9 +646,56 @@ fn err(front: Front, eq: &str, shapes: &[&[usize]]) -> String {
         Front::NumPy => numpy_einsum(eq, &refs),
     };
     let e = r.expect_err(&format!("{front:?} {eq} {shapes:?} should fail"));
-    assert_eq!(e.category(), Category::InvalidArgument, "{e}");
-    assert!(matches!(e, lattensor::Error::InvalidArgument(_)), "{e:?}");
+    // the raw op's kernel refuses everything with InvalidArgumentError; the Python-layer
+    // front ends refuse equations and operand counts with ValueError (`error_classes_per_front_end`)
+    let want: &[Category] = match front {
+        Front::Raw => &[Category::InvalidArgument],
+        _ => &[Category::InvalidArgument, Category::InvalidValue],
+    };
+    assert!(want.contains(&e.category()), "{front:?} {eq}: {e:?}");
     e.to_string()
+}
+
+/// `tf.einsum` and `tnp.einsum` check the equation and the operand count in TF's
+/// Python layer (`ValueError`, measured in python/tests/data/tf_exceptions.json); the
+/// raw op's kernel and every shape mismatch raise `InvalidArgumentError`.
+#[test]
+fn error_classes_per_front_end() {
+    use Category::{InvalidArgument as Kernel, InvalidValue as PyLayer};
+    let cases: &[(&str, &[&[usize]], Category, Category)] = &[
+        // (equation, shapes, class for Tf and NumPy fronts, class for the raw op)
+        ("ij,jk->ik", &[&[2, 3]], PyLayer, Kernel),       // too few operands
+        ("ij->ij", &[&[2, 3], &[3, 4]], PyLayer, Kernel), // too many operands
+        ("ij,jk,kl->il", &[&[2, 3], &[3, 4]], PyLayer, Kernel), // too few for three terms
+        ("ij,jk->i->k", &[&[2, 3], &[3, 4]], PyLayer, Kernel), // two arrows
+        ("..i.,i->", &[&[2, 3], &[3]], PyLayer, Kernel),  // broken ellipsis
+        ("ij,jk->ik", &[&[2, 3], &[2, 3]], Kernel, Kernel), // label size mismatch
+        ("ijk,jk->i", &[&[2, 3], &[3, 4]], Kernel, Kernel), // rank mismatch
+        ("...ij,...jk->...ik", &[&[2, 2, 3], &[3, 3, 4]], Kernel, Kernel), // ellipsis dims mismatch
+    ];
+    for &(eq, shapes, front_class, raw_class) in cases {
+        let ts: Vec<Tensor> = shapes.iter().map(|s| Tensor::zeros(s, DType::F32).unwrap()).collect();
+        let refs: Vec<&Tensor> = ts.iter().collect();
+        for front in [Front::Tf, Front::NumPy] {
+            let e = einsum_front(front, eq, &refs, PathOptions::default()).expect_err(eq);
+            assert_eq!(e.category(), front_class, "{front:?} {eq}: {e}");
+            assert!(e.to_string().starts_with("einsum: "), "{e}");
+        }
+        if let Err(e) = einsum_raw(eq, &refs) {
+            assert_eq!(e.category(), raw_class, "raw {eq}: {e}");
+        }
+    }
+    // the raw op needs exactly one `->` and one or two inputs: its kernel's refusals
+    let a = Tensor::zeros(&[2, 3], DType::F32).unwrap();
+    let b = Tensor::zeros(&[3, 4], DType::F32).unwrap();
+    for (eq, ops) in [("ij,jk", vec![&a, &b]), ("ij,ij,ij->ij", vec![&a, &a, &a]), ("ij,jk->ik", vec![&a])] {
+        assert_eq!(einsum_raw(eq, &ops).unwrap_err().category(), Kernel, "raw {eq}");
+    }
+    // the same equations through the Python-layer front ends
+    for eq in ["ij,jk->iz", "ij,jk->ii", "i$,jk->ik"] {
+        assert_eq!(einsum(eq, &[&a, &b]).unwrap_err().category(), PyLayer, "{eq}");
+        assert_eq!(numpy_einsum(eq, &[&a, &b]).unwrap_err().category(), PyLayer, "{eq}");
+    }
 }
 
 #[test]
@@ -906,7 +953,9 @@ proptest! {
                 Front::NumPy => numpy_einsum(&s, &ops),
             };
             if let Err(e) = r {
-                prop_assert!(matches!(e, lattensor::Error::InvalidArgument(_)), "{:?}", e);
+                let ok = matches!(e, lattensor::Error::InvalidArgument(_))
+                    || (front != Front::Raw && matches!(e, lattensor::Error::InvalidValue(_)));
+                prop_assert!(ok, "{:?} {:?}", front, e);
             }
         }
     }

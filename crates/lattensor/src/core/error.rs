@@ -109,6 +109,11 @@ pub enum Error {
     #[error("{0}")]
     OutOfRange(String),
 
+    /// A literal that does not fit the dtype asked for, which TF's Python layer
+    /// refuses with `OverflowError` (`tf.constant(2**40, tf.int32)`).
+    #[error("{0}")]
+    Overflow(String),
+
     /// A size that would exceed memory limits or overflow (TF: ResourceExhaustedError).
     #[error("{0}")]
     ResourceExhausted(String),
@@ -168,6 +173,8 @@ pub enum Category {
     Type,
     /// `tf.errors.OutOfRangeError`.
     OutOfRange,
+    /// Python `OverflowError` (an integer literal outside the requested dtype).
+    Overflow,
     /// `tf.errors.ResourceExhaustedError`.
     ResourceExhausted,
     /// `tf.errors.UnimplementedError`.
@@ -188,6 +195,7 @@ impl Error {
             Error::InvalidIndex(_) => Category::InvalidIndex,
             Error::Promotion { .. } | Error::VariableDType { .. } => Category::Type,
             Error::OutOfRange(_) => Category::OutOfRange,
+            Error::Overflow(_) => Category::Overflow,
             Error::ResourceExhausted(_) => Category::ResourceExhausted,
             Error::Unimplemented(_) => Category::Unimplemented,
             Error::Io(_) => Category::Io,

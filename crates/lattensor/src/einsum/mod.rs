@@ -11,8 +11,11 @@
 //! mixed dtypes promote through the lattice ([`crate::promote`], op name
 //! `"einsum"`) and the result is strong; bf16/f16 accumulate in f32; every
 //! numeric dtype works, and bool computes `or` of `and`s. There is no rank limit.
-//! Every malformed equation is an [`Error::InvalidArgument`](crate::Error)
-//! naming the equation — nothing panics.
+//! Every malformed equation is an error naming the equation — nothing panics:
+//! [`Error::InvalidValue`](crate::Error) for an equation or operand count the
+//! `tf.einsum`/`numpy.einsum` front ends refuse (TF's Python layer raises
+//! `ValueError` there), [`Error::InvalidArgument`](crate::Error) for the raw op's
+//! equations and for shapes that do not match (the kernel's refusal).
 //!
 //! With three or more operands the contraction order comes from the planner
 //! ([`plan`]): exact (DP over subsets) for few operands, greedy beyond;
@@ -55,8 +58,10 @@ use crate::{DType, Tensor};
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for a malformed equation or mismatching shapes,
-/// [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
+/// [`Error::InvalidValue`](crate::Error::InvalidValue) for a malformed equation or a wrong number
+/// of operands under [`Front::Tf`] and [`Front::NumPy`];
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument) for those under [`Front::Raw`] and
+/// for mismatching shapes; [`Error::Promotion`](crate::Error::Promotion) if the operands' dtypes do not promote in the current mode.
 pub fn einsum_front(front: Front, equation: &str, operands: &[&Tensor], opts: PathOptions) -> Result<Tensor> {
     run(front, equation, operands, opts, None)
 }

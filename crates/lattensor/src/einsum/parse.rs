@@ -2,7 +2,9 @@
 //! into one form: a label id per operand axis, the output labels and each label's size.
 //!
 //! Nothing here panics on any input string: every malformed equation is an
-//! [`Error::InvalidArgument`] that names the equation and what is wrong.
+//! [`Error::InvalidArgument`] that names the equation and what is wrong (an
+//! [`Error::InvalidValue`] for an equation or operand count `tf.einsum` and
+//! `tnp.einsum` refuse: TF's and NumPy's `ValueError`).
 
 use std::collections::BTreeMap;
 
@@ -100,8 +102,21 @@ fn parse_term(
 pub(crate) fn parse(front: Front, eq: &str) -> Result<Parsed> {
     match front {
         Front::Raw => parse_raw(eq),
-        Front::Tf => parse_tf(eq),
-        Front::NumPy => parse_numpy(eq),
+        Front::Tf => parse_tf(eq).map_err(python_layer),
+        Front::NumPy => parse_numpy(eq).map_err(python_layer),
+    }
+}
+
+/// An equation error of `tf.einsum` and `tnp.einsum` as [`Error::InvalidValue`]:
+/// TF's Python layer checks the equation and the operand count before the
+/// kernel runs and raises `ValueError` (NumPy does too), while the raw op's
+/// kernel refuses the same equations with `InvalidArgumentError`. Shape
+/// mismatches are the kernel's refusal on every front end, and so is a term with
+/// two ellipses, which TF's Python layer lets through to the kernel.
+fn python_layer(e: Error) -> Error {
+    match e {
+        Error::InvalidArgument(m) if !m.contains("more than one ellipsis") => Error::InvalidValue(m),
+        e => e,
     }
 }
 
@@ -324,7 +339,8 @@ pub(crate) fn resolve(front: Front, p: &Parsed, shapes: &[&[usize]]) -> Result<R
                 shapes.len()
             ),
         };
-        return Err(bad(eq, msg));
+        let e = bad(eq, msg);
+        return Err(if front == Front::Raw { e } else { python_layer(e) });
     }
     // named label ids in order of first appearance
     let mut ids: BTreeMap<char, usize> = BTreeMap::new();

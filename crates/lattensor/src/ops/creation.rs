@@ -178,13 +178,17 @@ pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
 /// assert_eq!((b.dtype(), b.is_weak(), b.item::<f32>().unwrap()), (DType::F32, false, 10.0));
 /// assert!(constant_as(1.5, DType::I32).is_err());
 /// assert_eq!(constant_as(300, DType::I8).unwrap().item::<i8>().unwrap(), 44);
+/// // beyond int32, a literal must fit the dtype (TF's OverflowError)
+/// assert_eq!(constant_as(1i64 << 40, DType::I32).unwrap_err().category(), lattensor::Category::Overflow);
+/// assert_eq!(constant_as(1i64 << 40, DType::I64).unwrap().item::<i64>().unwrap(), 1 << 40);
 /// // an empty list has no values to convert: any dtype (as TF's `tf.constant([], tf.int32)`)
 /// assert_eq!(constant_as(Vec::<f64>::new(), DType::I32).unwrap().shape(), &[0]);
 /// ```
 ///
 /// # Errors
 /// [`Error::Promotion`] if the mode refuses the pair; [`Error::InvalidType`]
-/// if the promotion does not land on `dtype` (TF's `TypeError`).
+/// if the promotion does not land on `dtype` (TF's `TypeError`); [`Error::Overflow`]
+/// for an integer literal outside both int32 and an integer `dtype`.
 pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     let value = value.into();
     // a list's own type is not the result (the dtype is): only the conversion below is a promotion to report
@@ -208,7 +212,44 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
             value.describe()
         )));
     }
+    check_int_literals(&value, dtype)?;
     value.materialize(dtype)
+}
+
+/// Refuses an integer literal outside both the int32 range and `dtype`'s range
+/// when `dtype` is an integer dtype.
+///
+/// TF converts a Python `int` through `np.int32` and raises `OverflowError` for
+/// one outside int32, then casts (wrapping) to the dtype: `tf.constant(300,
+/// tf.int8)` is 44, `tf.constant(2**40, tf.int32)` raises. The same literals are
+/// refused here; a literal beyond int32 that `dtype` holds (`2**40` as int64,
+/// `2**31` as uint32) is kept, so every value of the dtype can be written.
+fn check_int_literals(value: &Value, dtype: DType) -> Result<()> {
+    let Some(info) = dtype.iinfo().filter(|_| dtype.is_integer()) else {
+        return Ok(());
+    };
+    let int32 = i32::MIN as i128..=i32::MAX as i128;
+    let refused = |s: &Scalar| -> Option<i128> {
+        let v = match *s {
+            Scalar::Int(v) => v as i128,
+            Scalar::UInt(v) => v as i128,
+            _ => return None,
+        };
+        (!int32.contains(&v) && !(info.min..=info.max).contains(&v)).then_some(v)
+    };
+    let bad = match value {
+        Value::Literal(s) => refused(s),
+        Value::List { items, .. } => items.iter().find_map(refused),
+        _ => None,
+    };
+    match bad {
+        Some(v) => Err(Error::Overflow(format!(
+            "constant: the integer {v} is out of range for {dtype} ({} to {}); give a dtype that holds it \
+             (such as int64) or reduce it modulo 2^{} first if wrapping is intended",
+            info.min, info.max, info.bits
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// A strong tensor of `shape` filled with `value` converted to `dtype`.

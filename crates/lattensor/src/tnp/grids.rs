@@ -270,6 +270,9 @@ pub fn select(condlist: Vec<Value>, choicelist: Vec<Value>, default: impl Into<V
 /// [`Error::Promotion`] if the mode refuses the dtypes.
 pub fn polyval(p: impl Into<Value>, x: impl Into<Value>) -> Result<Tensor> {
     let (p, x) = (to_tensor(p)?, to_tensor(x)?);
+    // the coefficients and the points as given must join in the mode before the
+    // Horner steps compute in `x`'s dtype (whose kernels may refuse it first)
+    promote::promote_for("polyval", p.lattice_type(), x.lattice_type(), promote::current_mode())?;
     let mut y = crate::zeros_like(&x, None)?;
     if p.rank() == 0 {
         return ops::add(&ops::multiply(&y, &x)?, &p);

@@ -170,7 +170,12 @@ pub fn iscomplex(x: impl Into<Value>) -> Result<Tensor> {
 /// [`Error::ShapeMismatch`] for shapes that do not broadcast.
 pub fn isclose(a: impl Into<Value>, b: impl Into<Value>, rtol: f64, atol: f64, equal_nan: bool) -> Result<Tensor> {
     let (x, y) = (to_tensor(a)?, to_tensor(b)?);
-    let j = crate::promote::result_type(&[x.lattice_type(), y.lattice_type()])?;
+    // the operands as given join in the current mode before integers are made float64
+    let j = crate::promote::result_type_for(
+        "isclose",
+        &[x.lattice_type(), y.lattice_type()],
+        crate::promote::current_mode(),
+    )?;
     let dt = if j.dtype.is_inexact() { j.dtype } else { DType::F64 };
     let (x, y) = (x.cast(dt)?, y.cast(dt)?);
     let (ax, ay) = (ops::abs(&x)?, ops::abs(&y)?);

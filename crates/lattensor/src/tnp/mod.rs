@@ -78,7 +78,7 @@ pub use math::{
 pub use products::{TensordotAxes, cross, dot, inner, kron, outer, tensordot, tensordot_preferred, vdot};
 pub use reduce::{
     amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, nanprod, nansum, prod, ptp, std,
-    sum, trace, var,
+    std_dtype, sum, trace, var,
 };
 pub use shape::{
     Order, diag, diagflat, diagonal, diff, expand_dims, flatten, flatten_in, flip, fliplr, flipud, moveaxis, ravel,

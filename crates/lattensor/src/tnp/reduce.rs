@@ -200,6 +200,49 @@ pub fn std(a: impl Into<Value>, axis: impl Into<Axes>, ddof: usize, keepdims: bo
     ops::reduce::variance("std", &x, axis.into(), keepdims, true, ddof as f64)
 }
 
+/// [`std`] with NumPy's `dtype` argument: as [`var`] does with it, the computation
+/// runs in the promotion of the input's dtype with `dtype` (checked in the current
+/// mode before the input is made inexact), and the result is cast to `dtype` (strong).
+///
+/// ```
+/// use lattensor::{numpy, DType, Tensor};
+/// let x = Tensor::from_vec(vec![1i16, 3], &[2]).unwrap();
+/// let s = numpy::std_dtype(&x, None, Some(DType::F64), 0, false).unwrap();
+/// assert_eq!((s.dtype(), s.is_weak(), s.item::<f64>().unwrap()), (DType::F64, false, 1.0));
+/// ```
+///
+/// # Errors
+/// As [`var`].
+pub fn std_dtype(
+    a: impl Into<Value>,
+    axis: impl Into<Axes>,
+    dtype: Option<DType>,
+    ddof: usize,
+    keepdims: bool,
+) -> Result<Tensor> {
+    let x = working_input("std", to_tensor(a)?, dtype)?;
+    let s = ops::reduce::variance("std", &x, axis.into(), keepdims, true, ddof as f64)?;
+    cast_opt(s, dtype)
+}
+
+/// The input of `var`/`std` with `dtype`: `a` cast to its promotion with `dtype`
+/// in the current mode (the pair as given is checked, so SAFE refuses int32 with
+/// float32 as `add` does), then made inexact.
+fn working_input(op: &str, a: Tensor, dtype: Option<DType>) -> Result<Tensor> {
+    match dtype {
+        Some(d) => {
+            let working = promote::promote_for(
+                op,
+                LatticeType::strong(a.dtype()),
+                LatticeType::strong(d),
+                promote::current_mode(),
+            )?;
+            to_inexact(&a.cast(working.dtype)?)
+        }
+        None => to_inexact(&a),
+    }
+}
+
 /// Variance over `axis` with `ddof` delta degrees of freedom (`tnp.var`): the squared
 /// deviations are divided by `n - ddof`. Bool and integers are computed in float32;
 /// complex inputs give their real dtype. With `dtype`, the computation runs in the
@@ -219,19 +262,7 @@ pub fn var(
     ddof: usize,
     keepdims: bool,
 ) -> Result<Tensor> {
-    let a = to_tensor(a)?;
-    let x = match dtype {
-        Some(d) => {
-            let working = promote::promote_for(
-                "var",
-                LatticeType::strong(a.dtype()),
-                LatticeType::strong(d),
-                promote::current_mode(),
-            )?;
-            to_inexact(&a.cast(working.dtype)?)?
-        }
-        None => to_inexact(&a)?,
-    };
+    let x = working_input("var", to_tensor(a)?, dtype)?;
     let v = ops::reduce::variance("var", &x, axis.into(), keepdims, false, ddof as f64)?;
     cast_opt(v, dtype)
 }
