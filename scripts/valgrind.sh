@@ -38,8 +38,10 @@ for exe in "${exes[@]}"; do
     # (nor the byte-product tests at depth 2¹⁷ and the threaded ones: valgrind hides
     # AVX-512, so they would time the portable loop and the naive reference; the
     # kind, stride and edge tests still run that loop)
+    # (nor kernels::decomp and kernels::fft: no unsafe code of ours, faer's and rustfft's loops)
     lattensor-*) filter=(storage:: kernels:: layout:: tensor:: npy:: bitcast:: einsum::
       --skip kernels::elementwise::tests::fused_mixed_operands_equal_converted_ones
+      --skip kernels::decomp:: --skip kernels::fft::
       --skip kernels::igemm::tests::extreme_int8_sums --skip kernels::igemm::tests::i64_products
       --skip kernels::igemm::tests::threaded_and_batch_parallel) ;;
     # valgrind hides AVX-512, so this test would only time the portable loop nest on 2²¹-FLOP products

@@ -8,35 +8,9 @@
 //! tape lines cut out, times a build from before the tape for an A/B run).
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use lattensor::{SliceArg, Tensor, ops};
-
-fn ns_per_call(mut f: impl FnMut()) -> f64 {
-    for _ in 0..1000 {
-        f();
-    }
-    // size a block to ~20 ms
-    let t = Instant::now();
-    let mut n = 0u64;
-    while t.elapsed().as_millis() < 5 {
-        f();
-        n += 1;
-    }
-    let per = (t.elapsed().as_secs_f64() / n as f64).max(1e-9);
-    let k = ((0.02 / per) as u64).max(1);
-    let mut blocks: Vec<f64> = (0..15)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..k {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e9 / k as f64
-        })
-        .collect();
-    blocks.sort_by(f64::total_cmp);
-    blocks[blocks.len() / 2]
-}
+use lattensor_bench::sweep_timing::ns_per_call;
 
 type Case = (&'static str, fn(&Tensor, &Tensor));
 
