@@ -200,7 +200,7 @@ pub fn std(a: impl Into<Value>, axis: impl Into<Axes>, ddof: usize, keepdims: bo
     ops::reduce::variance("std", &x, axis.into(), keepdims, true, ddof as f64)
 }
 
-/// [`std`] with NumPy's `dtype` argument: as [`var`] does with it, the computation
+/// [`std`](fn@std) with NumPy's `dtype` argument: as [`var`] does with it, the computation
 /// runs in the promotion of the input's dtype with `dtype` (checked in the current
 /// mode before the input is made inexact), and the result is cast to `dtype` (strong).
 ///
