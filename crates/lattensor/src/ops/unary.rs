@@ -778,7 +778,8 @@ mod tests {
     #[test]
     fn complex_finite_inputs_keep_the_ordinary_formulas() {
         type K = fn(Complex<f64>) -> Complex<f64>;
-        let ordinary: [(&str, fn(&Tensor) -> Result<Tensor>, K); 17] = [
+        type Op = fn(&Tensor) -> Result<Tensor>;
+        let ordinary: [(&str, Op, K); 17] = [
             ("exp", exp, |z| z.exp()),
             ("expm1", expm1, complex_expm1),
             ("log", log, |z| z.ln()),
