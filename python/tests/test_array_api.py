@@ -124,6 +124,18 @@ def test_binary_int_and_weak_scalars(name, data, d):
     check(getattr(xp, name)(a1, s), getattr(strict, name)(a2, s))
 
 
+def test_remainder_zero_takes_the_divisor_sign():
+    x1 = xp.asarray([-0.0, 0.0, 3.0, -3.0], dtype=xp.float32)
+    x2 = xp.asarray([1.0, -1.0, -1.5, 1.5], dtype=xp.float32)
+    r = np.asarray(xp.remainder(x1, x2))
+    assert (r == 0).all() and list(np.signbit(r)) == [False, True, True, False]
+    assert np.array_equal(np.signbit(r), np.signbit(np.remainder(np.asarray(x1), np.asarray(x2))))
+    r = np.asarray(xp.remainder(xp.asarray([-0.0, 0.0, 4.0, -4.0], dtype=xp.float32), -2.0))
+    assert r.dtype == np.float32 and list(np.signbit(r)) == [True, True, True, True]
+    # the % operator keeps TF's floormod: the dividend's sign
+    assert list(np.signbit(np.asarray(x1 % x2))) == [True, False, False, True]
+
+
 @SETTINGS
 @given(a=arrays(NUMERIC, elements=finite), lo=st.integers(0, 20), width=st.integers(0, 30))
 def test_clip(a, lo, width):

@@ -134,6 +134,16 @@ def _copysign(x1, x2):
     return _tnp.where(_tnp.signbit(x2), _tnp.negative(a), a)
 
 
+def _remainder(x1, x2):
+    """``x1 % x2`` with a zero remainder carrying ``x2``'s sign, as the standard (and NumPy)
+    want; TF's ``floormod`` behind ``_tnp.remainder`` and the ``%`` operator keeps ``x1``'s."""
+    r = _tnp.remainder(x1, x2)
+    if r.dtype in _INTS + _BOOL:
+        return r
+    z = _tnp.abs(r)  # +0 where r is a zero of either sign
+    return _tnp.where(_tnp.equal(r, 0), _tnp.where(_tnp.less(x2, 0), _tnp.negative(z), z), r)
+
+
 _BINARY = {
     "add": (_tnp.add, "``x1 + x2``.", (int, float, complex)),
     "atan2": (_tnp.arctan2, "The angle of the point ``(x2, x1)``.", _RI),
@@ -161,7 +171,7 @@ _BINARY = {
     "nextafter": (_tnp.nextafter, "The next representable value after ``x1`` toward ``x2``.", _RI),
     "not_equal": (_tnp.not_equal, "``x1 != x2`` (bool).", (int, float, complex, _b.bool)),
     "pow": (_tnp.power, "``x1 ** x2``.", (int, float, complex)),
-    "remainder": (_tnp.remainder, "``x1 % x2``, with ``x2``'s sign (Python's ``%``).", _RI),
+    "remainder": (_remainder, "``x1 % x2``, with ``x2``'s sign (Python's ``%``), a zero's included.", _RI),
     "subtract": (_tnp.subtract, "``x1 - x2``.", (int, float, complex)),
 }
 for _n, (_k, _d, _kinds) in _BINARY.items():

@@ -19,6 +19,7 @@
 //! ```
 
 pub mod activation;
+mod annex_g;
 mod arg;
 pub(crate) mod array_ops;
 pub(crate) mod binary;

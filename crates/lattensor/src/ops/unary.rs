@@ -4,6 +4,10 @@
 //! `exp(f32*)` is `f32*`. There is no implicit promotion to float — like TF,
 //! `sqrt` of an integer tensor is an error naming the dtypes it accepts; cast
 //! first. `bfloat16`/`float16` inputs are computed in `f32` and rounded once.
+//!
+//! The complex kernels give the special values of C99 Annex G (the Array API standard's) for
+//! infinite and NaN parts and the few signed zeros it lists, from the `annex_g` module; every
+//! other input goes through the ordinary formula below.
 
 use half::{bf16, f16};
 use num_complex::Complex;
@@ -17,6 +21,7 @@ use crate::core::tape::{self, TapeOp};
 pub(crate) use crate::dispatch::unsupported;
 use crate::dispatch::{Compute, FloatStorage, INTEGERS, REAL_FLOATS};
 use crate::kernels;
+use crate::ops::annex_g;
 use crate::ops::map::Map1;
 use crate::{DType, Tensor};
 
@@ -276,7 +281,7 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
                 }
                 #[inline(always)]
                 fn complex<R: Compute>(&self, z: Complex<R>) -> Complex<R> {
-                    z.exp()
+                    annex_g::exp(z).unwrap_or_else(|| z.exp())
                 }
             }
             Exp.map(x)
@@ -285,39 +290,39 @@ pub fn exp(x: &Tensor) -> Result<Tensor> {
     )
 }
 float_fn!(/// `eˣ - 1`, accurate near 0.
-    expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| complex_expm1(z));
+    expm1, "expm1", complex: true, real: |x| x.exp_m1(), complex_fn: |z| annex_g::expm1(z).unwrap_or_else(|| complex_expm1(z)));
 float_fn!(/// Natural logarithm (`log(0) = -inf`, negative → NaN).
-    log, "log", complex: true, real: |x| x.ln(), complex_fn: |z| z.ln());
+    log, "log", complex: true, real: |x| x.ln(), complex_fn: |z| annex_g::log(z).unwrap_or_else(|| z.ln()));
 float_fn!(/// `log(1 + x)`, accurate near 0.
-    log1p, "log1p", complex: true, real: |x| x.ln_1p(), complex_fn: |z| complex_log1p(z));
+    log1p, "log1p", complex: true, real: |x| x.ln_1p(), complex_fn: |z| annex_g::log1p(z).unwrap_or_else(|| complex_log1p(z)));
 float_fn!(/// Square root (negative reals → NaN; complex gives the principal root).
-    sqrt, "sqrt", complex: true, real: |x| x.sqrt(), complex_fn: |z| z.sqrt());
+    sqrt, "sqrt", complex: true, real: |x| x.sqrt(), complex_fn: |z| annex_g::sqrt(z).unwrap_or_else(|| z.sqrt()));
 float_fn!(/// `1 / sqrt(x)`.
     rsqrt, "rsqrt", complex: true, real: |x| x.sqrt().recip(), complex_fn: |z| complex_recip(z.sqrt()));
 float_fn!(/// Sine.
-    sin, "sin", complex: true, real: |x| x.sin(), complex_fn: |z| z.sin());
+    sin, "sin", complex: true, real: |x| x.sin(), complex_fn: |z| annex_g::sin(z).unwrap_or_else(|| z.sin()));
 float_fn!(/// Cosine.
-    cos, "cos", complex: true, real: |x| x.cos(), complex_fn: |z| z.cos());
+    cos, "cos", complex: true, real: |x| x.cos(), complex_fn: |z| annex_g::cos(z).unwrap_or_else(|| z.cos()));
 float_fn!(/// Tangent.
-    tan, "tan", complex: true, real: |x| x.tan(), complex_fn: |z| complex_tan(z));
+    tan, "tan", complex: true, real: |x| x.tan(), complex_fn: |z| annex_g::tan(z).unwrap_or_else(|| complex_tan(z)));
 float_fn!(/// Inverse sine.
-    asin, "asin", complex: true, real: |x| x.asin(), complex_fn: |z| complex_asin(z));
+    asin, "asin", complex: true, real: |x| x.asin(), complex_fn: |z| annex_g::asin(z).unwrap_or_else(|| complex_asin(z)));
 float_fn!(/// Inverse cosine.
-    acos, "acos", complex: true, real: |x| x.acos(), complex_fn: |z| complex_acos(z));
+    acos, "acos", complex: true, real: |x| x.acos(), complex_fn: |z| annex_g::acos(z).unwrap_or_else(|| complex_acos(z)));
 float_fn!(/// Inverse tangent.
-    atan, "atan", complex: true, real: |x| x.atan(), complex_fn: |z| complex_atan(z));
+    atan, "atan", complex: true, real: |x| x.atan(), complex_fn: |z| annex_g::atan(z).unwrap_or_else(|| complex_atan(z)));
 float_fn!(/// Hyperbolic sine.
-    sinh, "sinh", complex: true, real: |x| x.sinh(), complex_fn: |z| z.sinh());
+    sinh, "sinh", complex: true, real: |x| x.sinh(), complex_fn: |z| annex_g::sinh(z).unwrap_or_else(|| z.sinh()));
 float_fn!(/// Hyperbolic cosine.
-    cosh, "cosh", complex: true, real: |x| x.cosh(), complex_fn: |z| z.cosh());
+    cosh, "cosh", complex: true, real: |x| x.cosh(), complex_fn: |z| annex_g::cosh(z).unwrap_or_else(|| z.cosh()));
 float_fn!(/// Hyperbolic tangent.
-    tanh, "tanh", complex: true, real: |x| x.tanh(), complex_fn: |z| complex_tanh(z));
+    tanh, "tanh", complex: true, real: |x| x.tanh(), complex_fn: |z| annex_g::tanh(z).unwrap_or_else(|| complex_tanh(z)));
 float_fn!(/// Inverse hyperbolic sine.
-    asinh, "asinh", complex: true, real: |x| asinh_real(x), complex_fn: |z| complex_asinh(z));
+    asinh, "asinh", complex: true, real: |x| asinh_real(x), complex_fn: |z| annex_g::asinh(z).unwrap_or_else(|| complex_asinh(z)));
 float_fn!(/// Inverse hyperbolic cosine.
-    acosh, "acosh", complex: true, real: |x| acosh_real(x), complex_fn: |z| z.acosh());
+    acosh, "acosh", complex: true, real: |x| acosh_real(x), complex_fn: |z| annex_g::acosh(z).unwrap_or_else(|| z.acosh()));
 float_fn!(/// Inverse hyperbolic tangent.
-    atanh, "atanh", complex: true, real: |x| atanh_real(x), complex_fn: |z| complex_atanh(z));
+    atanh, "atanh", complex: true, real: |x| atanh_real(x), complex_fn: |z| annex_g::atanh(z).unwrap_or_else(|| complex_atanh(z)));
 float_fn!(/// Logistic sigmoid `1 / (1 + e⁻ˣ)`.
     sigmoid, "sigmoid", complex: true,
     real: |x| if x >= T::zero() { (T::one() + (-x).exp()).recip() } else { let e = x.exp(); e / (T::one() + e) },
@@ -766,6 +771,69 @@ mod tests {
         assert!(t[0].im.abs() < 1e-80, "{}", t[0]);
         let t = tan(&c64(&[(100.0, -100.0)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
         assert_eq!(t.im, -1.0);
+    }
+
+    /// The Annex G special values leave every finite input (but the signed zeros it lists) to
+    /// the ordinary formulas: the results are bit for bit those of the kernels alone.
+    #[test]
+    fn complex_finite_inputs_keep_the_ordinary_formulas() {
+        type K = fn(Complex<f64>) -> Complex<f64>;
+        type Op = fn(&Tensor) -> Result<Tensor>;
+        let ordinary: [(&str, Op, K); 17] = [
+            ("exp", exp, |z| z.exp()),
+            ("expm1", expm1, complex_expm1),
+            ("log", log, |z| z.ln()),
+            ("log1p", log1p, complex_log1p),
+            ("sqrt", sqrt, |z| z.sqrt()),
+            ("sin", sin, |z| z.sin()),
+            ("cos", cos, |z| z.cos()),
+            ("tan", tan, complex_tan),
+            ("asin", asin, complex_asin),
+            ("acos", acos, complex_acos),
+            ("atan", atan, complex_atan),
+            ("sinh", sinh, |z| z.sinh()),
+            ("cosh", cosh, |z| z.cosh()),
+            ("tanh", tanh, complex_tanh),
+            ("asinh", asinh, complex_asinh),
+            ("acosh", acosh, |z| z.acosh()),
+            ("atanh", atanh, complex_atanh),
+        ];
+        let parts = [-1e300, -30.0, -2.0, -1.0, -0.5, -1e-8, -0.0, 0.0, 1e-300, 0.3, 1.0, 1.5, 25.0, 700.0, 1e308];
+        let mut zs = Vec::new();
+        for &a in &parts {
+            for &b in &parts {
+                if a != 0.0 || b != 0.0 {
+                    zs.push((a, b));
+                }
+            }
+        }
+        let x = c64(&zs);
+        for (name, f, kernel) in ordinary {
+            let got = f(&x).unwrap().to_vec::<Complex<f64>>().unwrap();
+            for (&(a, b), w) in zs.iter().zip(got) {
+                let want = kernel(Complex::new(a, b));
+                let bits = |z: Complex<f64>| (z.re.to_bits(), z.im.to_bits());
+                assert_eq!(bits(w), bits(want), "{name}({a} {b}): {w} vs {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn complex_special_values_through_the_ops() {
+        let (inf, nan) = (f64::INFINITY, f64::NAN);
+        let w = acos(&c64(&[(0.0, 0.0), (-inf, 1.0)])).unwrap().to_vec::<Complex<f64>>().unwrap();
+        assert!(w[0].re == std::f64::consts::FRAC_PI_2 && w[0].im == 0.0 && w[0].im.is_sign_negative());
+        assert!(w[1].re == std::f64::consts::PI && w[1].im == -inf);
+        let w = sqrt(&c64(&[(inf, nan)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert!(w.re == inf && w.im.is_nan());
+        let w = tanh(&c64(&[(inf, 2.0)])).unwrap().to_vec::<Complex<f64>>().unwrap()[0];
+        assert!(w.re == 1.0 && w.im == 0.0 && w.im.is_sign_positive());
+        let z = Tensor::from_vec(vec![Complex::new(f32::NAN, 0.0f32)], &[1]).unwrap();
+        let w = cosh(&z).unwrap().to_vec::<Complex<f32>>().unwrap()[0];
+        assert!(w.re.is_nan() && w.im == 0.0);
+        let z = Tensor::from_vec(vec![Complex::new(f32::NEG_INFINITY, f32::INFINITY)], &[1]).unwrap();
+        let w = expm1(&z).unwrap().to_vec::<Complex<f32>>().unwrap()[0];
+        assert!(w.re == -1.0 && w.im == 0.0);
     }
 
     #[test]
