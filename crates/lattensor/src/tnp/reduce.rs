@@ -220,9 +220,7 @@ pub fn std_dtype(
     ddof: usize,
     keepdims: bool,
 ) -> Result<Tensor> {
-    let x = working_input("std", to_tensor(a)?, dtype)?;
-    let s = ops::reduce::variance("std", &x, axis.into(), keepdims, true, ddof as f64)?;
-    cast_opt(s, dtype)
+    spread("std", true, to_tensor(a)?, axis.into(), dtype, ddof, keepdims)
 }
 
 /// The input of `var`/`std` with `dtype`: `a` cast to its promotion with `dtype`
@@ -262,9 +260,22 @@ pub fn var(
     ddof: usize,
     keepdims: bool,
 ) -> Result<Tensor> {
-    let x = working_input("var", to_tensor(a)?, dtype)?;
-    let v = ops::reduce::variance("var", &x, axis.into(), keepdims, false, ddof as f64)?;
-    cast_opt(v, dtype)
+    spread("var", false, to_tensor(a)?, axis.into(), dtype, ddof, keepdims)
+}
+
+/// `var` (or, with `sqrt`, `std`) of `a` with `dtype`: computed on [`working_input`],
+/// the result cast to `dtype` if given.
+fn spread(
+    op: &str,
+    sqrt: bool,
+    a: Tensor,
+    axis: Axes,
+    dtype: Option<DType>,
+    ddof: usize,
+    keepdims: bool,
+) -> Result<Tensor> {
+    let x = working_input(op, a, dtype)?;
+    cast_opt(ops::reduce::variance(op, &x, axis, keepdims, sqrt, ddof as f64)?, dtype)
 }
 
 /// `a` with its NaNs replaced by `fill` (0 or 1), keeping dtype and weakness;
