@@ -7,30 +7,32 @@
 #
 # Usage: scripts/valgrind.sh [--quick]
 #   --quick  only the unit tests and the bitcast/npy/fuzz-regression tests
-#            (skips the einsum suite, the slowest under valgrind)
+#            (skips the einsum tests, the slowest under valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 
-tests=(bitcast npy fuzz_regressions)
-[ "${1:-}" = "--quick" ] || tests+=(einsum)
+# The modules of the `integration` test binary to run (each file of
+# crates/lattensor/tests is one of its modules), besides `fuzz_regressions`.
+modules=(bitcast:: npy::)
+[ "${1:-}" = "--quick" ] || modules+=(einsum::)
 
 # The executables `cargo test --workspace` built (this reuses them: `-p lattensor`
 # alone would build the crate again with other features, about 200 s): the
-# crate's unit tests (`lattensor-HASH`) and the integration tests named above.
+# crate's unit tests (`lattensor-HASH`), the integration tests (`integration-HASH`)
+# and the replayed fuzz inputs (`fuzz_regressions-HASH`).
 mapfile -t built < <(cargo test --workspace --no-run 2>&1 | sed -n 's/^ *Executable \(.*\) (\(.*\))$/\1|\2/p')
 exes=()
 for line in "${built[@]}"; do
   source=${line%%|*} exe=${line#*|}
-  name=$(basename "$exe")
-  case "$name" in
+  case "$(basename "$exe")" in
     # (the CLI's binary is also called lattensor: its unit tests come from src/main.rs)
     lattensor-*) if [[ "$source" == *src/lib.rs ]]; then exes+=("$exe"); fi ;;
-    *) for t in "${tests[@]}"; do if [[ "$name" == "$t"-* ]]; then exes+=("$exe"); fi; done ;;
+    integration-* | fuzz_regressions-*) exes+=("$exe") ;;
   esac
 done
-[ ${#exes[@]} -eq $(( ${#tests[@]} + 1 )) ] || { echo "expected $(( ${#tests[@]} + 1 )) test executables, found: ${exes[*]:-none}" >&2; exit 1; }
+[ ${#exes[@]} -eq 3 ] || { echo "expected 3 test executables (lattensor, integration, fuzz_regressions), found: ${exes[*]:-none}" >&2; exit 1; }
 # cargo prints paths relative to the workspace; the tests run from the crate's directory
 for i in "${!exes[@]}"; do exes[$i]=$(realpath "${exes[$i]}"); done
 
@@ -49,12 +51,13 @@ for exe in "${exes[@]}"; do
     lattensor-*) filter=(storage:: kernels:: layout:: tensor:: npy:: bitcast:: einsum::
       --skip kernels::elementwise::tests::fused_mixed_operands_equal_converted_ones
       --skip kernels::decomp:: --skip kernels::fft:: --skip kernels::igemm::) ;;
-    # valgrind hides AVX-512, so this test would only time the portable loop nest on 2²¹-FLOP products
-    einsum-*) filter=(--skip large_products_match_the_loop_nest
+    integration-*) filter=("${modules[@]}"
+      # valgrind hides AVX-512, so this test would only time the portable loop nest on 2²¹-FLOP products
+      --skip einsum::large_products_match_the_loop_nest
       # 100 s under valgrind in an unoptimised build, nearly all of it the naive reference
       # loops; the property tests (raw/tf/numpy_matches_naive) still take the same gemm
       # calls on transposed and strided views, on smaller shapes
-      --skip large_matmul_uses_gemm_correctly) ;;
+      --skip einsum::large_matmul_uses_gemm_correctly) ;;
   esac
   echo "== valgrind $(basename "$exe") ${filter[*]:-}"
   start=$(date +%s)

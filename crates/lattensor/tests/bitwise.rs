@@ -2,7 +2,7 @@
 //! (golden data from `scripts/golden/tf_bitwise.py`), the lattice on mixed
 //! dtypes against an i128 reference, bool, weakness, operators and errors.
 
-mod common;
+use crate::common;
 
 use common::{int_tensor, ints_of};
 use lattensor::promote::{result_type_in, with_mode};

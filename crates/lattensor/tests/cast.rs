@@ -6,7 +6,7 @@
 //! or out-of-range float → int; double rounding int64 → bfloat16), the
 //! library's documented semantics (element.rs) are asserted instead.
 
-mod common;
+use crate::common;
 
 use common::golden;
 use half::{bf16, f16};

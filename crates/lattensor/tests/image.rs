@@ -17,7 +17,7 @@
 //! image's weakness where TF 2.21's export returns a strong tensor (a
 //! documented deviation: the guide lists them as WeakTensor APIs).
 
-mod common;
+use crate::common;
 
 use common::golden;
 use lattensor::image::{self, Padding};

@@ -10,7 +10,7 @@
 //! as for every integer dtype (`docs/low_precision.md`); those cells are
 //! checked against lattensor's rule instead and counted.
 
-mod common;
+use crate::common;
 
 use common::golden;
 use half::{bf16, f16};

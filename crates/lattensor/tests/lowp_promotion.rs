@@ -15,7 +15,7 @@
 //!   `np.result_type` (int4 + 1.0 is float16 there, float64 here and in
 //!   `np.result_type`); lattensor follows `np.result_type`.
 
-mod common;
+use crate::common;
 
 use common::golden;
 use lattensor::promote::{join, promote};

@@ -3,7 +3,7 @@
 //! here in i128 (integers wrap) or f64 (rounded once to the result type),
 //! TF's true-division rule, broadcasting, views, mixed dtypes and literals.
 
-mod common;
+use crate::common;
 
 use common::{int_tensor, ints_of};
 use half::{bf16, f16};

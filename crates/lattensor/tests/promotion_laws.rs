@@ -6,7 +6,7 @@
 //! `None`); with `None` read as an added top element ("no implicit
 //! promotion") the nodes form a lattice again, and the laws are checked on it.
 
-mod common;
+use crate::common;
 
 use common::{golden, kind};
 use lattensor::promote::{COVERING_EDGES, join, result_type_in};

@@ -2,7 +2,7 @@
 //! NumPy 2 / NEP 50, cell by cell, against golden tables measured on the
 //! real libraries (`tests/data/`, see `scripts/golden/`).
 
-mod common;
+use crate::common;
 
 use common::{golden, kind, safe_message_core};
 use lattensor::promote::{join, result_type_in};

@@ -3,7 +3,7 @@
 //! weakness, value and repr text (after mapping TF's repr to ours), and in
 //! SAFE the refusals with TF's message core.
 
-mod common;
+use crate::common;
 
 use common::{golden, safe_message_core};
 use half::f16;

@@ -28,7 +28,7 @@
 //!   component type), the natural bound for a complex result, or both components within
 //!   the per-component bound.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

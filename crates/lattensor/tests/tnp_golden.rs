@@ -12,7 +12,7 @@
 //! Deliberate deviations (docs/deviations.md) are listed in [`deviation`]; those
 //! cases are counted separately and checked as far as the deviation allows.
 
-mod common;
+use crate::common;
 
 use lattensor::numpy::{self as tnp, Axes, Value};
 use lattensor::{DType, Result, Scalar, Tensor};
