@@ -376,6 +376,10 @@ def test_namespace_and_array_object():
         (lambda: xp.sin([1.0]), TypeError, "sin: argument 'x'"),
         (lambda: xp.add(1, 2), TypeError, "add: argument 'x1'"),
         (lambda: xp.add(xp.ones(2), "a"), TypeError, "add: argument 'x2'"),
+        (lambda: xp.add(np.ones(2), xp.ones(2)), TypeError, "add: argument 'x1'"),
+        (lambda: xp.multiply(xp.ones(2), np.ones(2)), TypeError, "multiply: argument 'x2'"),
+        (lambda: xp.atan2(xp.ones(2), 1j), TypeError, "atan2: argument 'x2'"),
+        (lambda: xp.logical_and(xp.ones(2, dtype=xp.bool), 1.0), TypeError, "logical_and: argument 'x2'"),
         (lambda: xp.zeros((2,), dtype="float32"), TypeError, "zeros: argument 'dtype'"),
         (lambda: xp.zeros((-1,)), ValueError, "zeros: argument 'shape'"),
         (lambda: xp.ones(2, device="gpu"), ValueError, "ones: argument 'device'"),
@@ -393,3 +397,16 @@ def test_namespace_and_array_object():
 def test_bad_input_names_function_and_argument(call, error, names):
     with pytest.raises(error, match=names):
         call()
+
+
+def test_scalar_operands_of_every_accepted_type_match_the_array_call():
+    """An array with a Python scalar (checked quickly for the exact types
+    int/float/complex, the long way for bool and subclasses) computes what the
+    same value as a weak 0-d operand does, on either side."""
+    a = xp.asarray([1.5, -2.0, 4.0], dtype=xp.float32)
+    i = xp.asarray([3, -7, 8], dtype=xp.int32)
+    for f in (xp.add, xp.multiply, xp.subtract, xp.divide):
+        for x, s in ((a, 2.5), (a, 3), (i, 3), (i, True)):
+            for got, want in ((f(x, s), f(x, lt.constant(s))), (f(s, x), f(lt.constant(s), x))):
+                assert got.dtype == want.dtype, (f.__name__, s)
+                assert np.array_equal(np.asarray(got), np.asarray(want)), (f.__name__, s)

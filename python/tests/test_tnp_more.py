@@ -179,3 +179,24 @@ def test_spaced_ranges_round_numpy_once_and_issubdtype_takes_lattensor_dtypes():
         assert tnp.logspace(start / 10, stop / 100, num, endpoint, base=3.0, dtype=tnp.float64).numpy().tolist() == exact
         np.testing.assert_allclose(exact, np.logspace(start / 10, stop / 100, num, endpoint, base=3.0), rtol=4e-16)
     assert tnp.issubdtype(tf.float64, tnp.inexact) and not tnp.issubdtype(tf.int8, tnp.inexact)  # TF: TypeError
+
+
+@pytest.mark.parametrize(
+    ("name", "op"),
+    [("add", "add"), ("subtract", "subtract"), ("multiply", "multiply"), ("divide", "truediv"),
+     ("true_divide", "truediv"), ("floor_divide", "floordiv"), ("mod", "floormod"), ("remainder", "floormod"),
+     ("power", "pow"), ("maximum", "maximum"), ("minimum", "minimum"), ("equal", "equal"),
+     ("not_equal", "not_equal"), ("less", "less"), ("less_equal", "less_equal"), ("greater", "greater"),
+     ("greater_equal", "greater_equal")],
+)
+def test_binary_functions_are_the_lattice_ops_under_numpys_names(name, op):
+    f = getattr(tnp, name)
+    assert f.__name__ == name
+    x1, x2 = tf.constant([7, -3, 4], tf.int8), 2.5
+    for args, kwargs in (((x1, x2), {}), ((), {"x1": x1, "x2": x2}), ((x2,), {"x2": x1})):
+        got = f(*args, **kwargs)
+        want = getattr(tf.math, op)(*(args + tuple(kwargs.values())))
+        assert (got.dtype, got.weak) == (want.dtype, want.weak)
+        assert np.array_equal(got.numpy(), want.numpy(), equal_nan=got.dtype.is_floating)
+    with pytest.raises(TypeError):
+        f(x1, x2, x1)

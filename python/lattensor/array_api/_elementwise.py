@@ -36,6 +36,11 @@ def _unary(name, kernel, doc):
 
 def _binary(name, kernel, doc, kinds=(int, float, complex)):
     def f(x1, x2, /):
+        # an array with an array or an allowed Python scalar (the common calls) needs no
+        # more checks; Tensor has no subclasses
+        t1, t2 = type(x1), type(x2)
+        if (t1 is Tensor and (t2 is Tensor or t2 in kinds)) or (t2 is Tensor and t1 in kinds):
+            return kernel(x1, x2)
         a = _operand(name, "x1", x1, kinds)
         b = _operand(name, "x2", x2, kinds)
         if not isinstance(a, Tensor) and not isinstance(b, Tensor):

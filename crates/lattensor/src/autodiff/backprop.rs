@@ -29,7 +29,7 @@ pub(super) fn conform(op: &str, g: Tensor, like: &Tensor) -> Result<Option<Tenso
     let g = if g.dtype().is_complex() && !dt.is_complex() { ops::real(&g)? } else { g };
     let want = accumulation_dtype(dt);
     let g = if g.dtype() == want { g } else { g.cast(want)? };
-    if g.shape() != like.shape() {
+    if !crate::core::layout::same_shape(g.shape(), like.shape()) {
         return Err(Error::Unimplemented(format!(
             "gradient of {op}: the rule gave shape {:?} for an input of shape {:?} (a bug in the rule)",
             g.shape(),

@@ -255,7 +255,7 @@ impl GradientTape {
             seeds.push(match output_gradients {
                 Some(og) => {
                     let g = &og[i];
-                    if g.shape() != t.shape() {
+                    if !crate::core::layout::same_shape(g.shape(), t.shape()) {
                         return Err(Error::ShapeMismatch {
                             op: "GradientTape.gradient".into(),
                             lhs: t.shape().to_vec(),

@@ -71,7 +71,7 @@ impl Tensor {
         let bytes = n.checked_mul(dtype.size()).ok_or_else(|| {
             Error::ResourceExhausted(format!("{op}: shape {shape:?} of {dtype} overflows the address space"))
         })?;
-        crate::core::storage::check_alloc(bytes, &format!("{op} (shape {shape:?}, {dtype})"))?;
+        crate::core::storage::check_alloc_with(bytes, || format!("{op} (shape {shape:?}, {dtype})"))?;
         let storage = if zeroed { Storage::zeroed(bytes)? } else { Storage::for_overwrite(bytes)? };
         Ok(Tensor {
             storage: Arc::new(storage),

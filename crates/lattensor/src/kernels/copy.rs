@@ -34,7 +34,7 @@ pub(crate) fn copy_into<D: Element>(src: &Tensor, dst: &mut [D]) {
 /// `Vec`; its size is checked as a tensor's would be (a broadcast view may be huge).
 pub(crate) fn row_major<D: Element>(src: &Tensor, op: &str) -> crate::Result<Vec<D>> {
     let bytes = src.numel().saturating_mul(std::mem::size_of::<D>());
-    crate::core::storage::check_alloc(bytes, &format!("{op} (shape {:?}, {})", src.shape(), D::DTYPE))?;
+    crate::core::storage::check_alloc_with(bytes, || format!("{op} (shape {:?}, {})", src.shape(), D::DTYPE))?;
     let mut v = vec![D::default(); src.numel()];
     copy_into(src, &mut v);
     Ok(v)

@@ -127,25 +127,13 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
 
 # ---- NumPy's binary functions: the lattice's ops under NumPy's names ----------------
 
-def _numpy_binary(name, op):
-    """NumPy's binary function ``name(x1, x2)``: the lattice's ``op``."""
-
-    def f(x1, x2):
-        return op(x1, x2)
-
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"``tnp.{name}(x1, x2)``: the lattice's ``{op.__name__}`` under NumPy's name and parameters."
-    return f
-
-
-add, subtract, multiply = (_numpy_binary(n, getattr(_C, n)) for n in ("add", "subtract", "multiply"))
-divide, true_divide = _numpy_binary("divide", _C.truediv), _numpy_binary("true_divide", _C.truediv)
-floor_divide = _numpy_binary("floor_divide", _C.floordiv)
-mod, remainder = _numpy_binary("mod", _C.floormod), _numpy_binary("remainder", _C.floormod)
-power = _numpy_binary("power", _C.pow)
-maximum, minimum = _numpy_binary("maximum", _C.maximum), _numpy_binary("minimum", _C.minimum)
+# bound in Rust (no Python frame per call): the ops of ``lattensor.math``, parameters ``x1, x2``
+add, subtract, multiply = _N.add, _N.subtract, _N.multiply
+divide, true_divide, floor_divide = _N.divide, _N.true_divide, _N.floor_divide
+mod, remainder, power = _N.mod, _N.remainder, _N.power
+maximum, minimum = _N.maximum, _N.minimum
 equal, not_equal, less, less_equal, greater, greater_equal = (
-    _numpy_binary(n, getattr(_C, n)) for n in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
+    _N.equal, _N.not_equal, _N.less, _N.less_equal, _N.greater, _N.greater_equal)
 
 
 def matmul(x1, x2, *, preferred_element_type=None):
