@@ -358,6 +358,48 @@ def test_lattensor_backend_creates_lattensor_chunks(run):
     assert_same(got[6], lt.constant(np.arange(10)))
 
 
+def _default_rng_draws(seed):
+    rng = da.random.default_rng(seed)
+    return (
+        rng.random((50, 20), chunks=(20, 10)),
+        rng.standard_normal((30,), chunks=7, dtype="float32"),
+        rng.integers(0, 10, size=(40,), chunks=15),
+        rng.uniform(-2.0, 3.0, size=(25,), chunks=10),
+        rng.normal(3.0, 2.0, size=(200,), chunks=60),
+    )
+
+
+def test_default_rng_with_the_lattensor_backend(run):
+    with dask.config.set({"array.backend": "lattensor"}):
+        draws = _default_rng_draws(42)
+        again = _default_rng_draws(42)
+        other = _default_rng_draws(43)
+    for dz in draws:
+        assert isinstance(dz._meta, lt.Tensor)
+    got = run(*draws)
+    assert [g.dtype for g in got] == [lt.float64, lt.float32, lt.int64, lt.float64, lt.float64]
+    assert all(isinstance(g, lt.Tensor) for g in got)
+    # reproducible by seed, on any scheduler: a second default_rng(42) graph, computed synchronously
+    rerun = dask.compute(*again, scheduler="sync")
+    assert [_bits(g) for g in got] == [_bits(r) for r in rerun]
+    assert all(_bits(g) != _bits(o) for g, o in zip(got, dask.compute(*other, scheduler="sync")))
+    # each block is lattensor.random.default_rng(the block's spawned SeedSequence):
+    # Dask spawns one child per block, in block order, for each call
+    seq = np.random.SeedSequence(42)
+    children = seq.spawn(6)
+    blocks = [
+        lt.random.default_rng(c).random(shape)
+        for c, shape in zip(children, [(20, 10), (20, 10), (20, 10), (20, 10), (10, 10), (10, 10)])
+    ]
+    want = np.block([[np.asarray(blocks[0]), np.asarray(blocks[1])],
+                     [np.asarray(blocks[2]), np.asarray(blocks[3])],
+                     [np.asarray(blocks[4]), np.asarray(blocks[5])]])
+    assert _bits(got[0]) == _bits(want)
+    r, i, u = np.asarray(got[0]), np.asarray(got[2]), np.asarray(got[3])
+    assert r.min() >= 0 and r.max() < 1 and i.min() >= 0 and i.max() <= 9 and u.min() >= -2 and u.max() < 3
+    assert abs(float(np.asarray(got[4]).mean()) - 3.0) < 0.5
+
+
 def test_to_backend_round_trip(run):
     dnp = da.from_array(_data(np.int16), chunks=(16, 12))
     dlt = dnp.to_backend("lattensor")

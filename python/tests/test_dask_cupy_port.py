@@ -184,10 +184,14 @@ def test_random_state_with_the_lattensor_backend(method):
     assert isinstance(v, lt.Tensor) and v.shape == (30, 20) and v.dtype == lt.float64
 
 
-def test_random_generator_api_is_refused_with_the_lattensor_backend():
+@pytest.mark.parametrize("method", ["random", "standard_normal", "uniform", "normal"])
+def test_random_generator_with_the_lattensor_backend(method):
     with dask.config.set({"array.backend": "lattensor"}):
-        with pytest.raises(NotImplementedError, match="RandomState API"):
-            da.random.default_rng(1)
+        rng = da.random.default_rng(5)
+        x = getattr(rng, method)(size=(30, 20), chunks=(10, 10))
+    assert type(x._meta) is lt.Tensor
+    (v,) = dask.compute(x, scheduler="sync")
+    assert isinstance(v, lt.Tensor) and v.shape == (30, 20) and v.dtype == lt.float64
 
 
 def test_to_backend_like_cupy():

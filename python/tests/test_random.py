@@ -142,3 +142,53 @@ def test_bad_arguments_raise_what_tf_raises():
         tf.random.stateless_normal([2], [1, 2], dtype=tf.int32)
     with pytest.raises(tf.errors.ResourceExhaustedError):
         tf.random.stateless_normal([2**40, 2**20], [1, 2])
+
+
+# ---- default_rng: NumPy's Generator interface on the stateless generator ----
+
+
+def _philox_seed(seq):
+    w = seq.generate_state(2, np.uint32)
+    return [int(w[0]), int(w[1])]
+
+
+def test_default_rng_draws_the_stateless_stream_of_its_seed_sequence():
+    seq = np.random.SeedSequence(1234)
+    g = tf.random.default_rng(seq)
+    seed = _philox_seed(np.random.SeedSequence(1234))
+    assert _bits(g.random((5, 3))) == _bits(tf.random.stateless_uniform([5, 3], seed, dtype=tf.float64))
+    assert _bits(g.random(7, dtype="float32")) == _bits(tf.random.stateless_uniform([7], seed))
+    assert _bits(g.standard_normal((4,), dtype="float32")) == _bits(tf.random.stateless_normal([4], seed))
+    want = tf.random.stateless_uniform([6], seed, -2.0, 3.0, dtype=tf.float64)
+    assert _bits(g.uniform(-2.0, 3.0, size=6)) == _bits(want)
+    assert _bits(g.normal(3.0, 2.0, size=6)) == _bits(tf.random.stateless_normal([6], seed, 3.0, 2.0, tf.float64))
+    assert _bits(g.integers(5, 9, size=8)) == _bits(tf.random.stateless_uniform([8], seed, 5, 9, dtype=tf.int64))
+    # stateless: the same call gives the same values; an int seed goes through SeedSequence
+    assert _bits(g.random(9)) == _bits(tf.random.default_rng(1234).random(9))
+    assert _bits(g.random(9)) != _bits(tf.random.default_rng(1235).random(9))
+    assert tf.random.default_rng(g) is g
+    assert g.random().shape == ()
+
+
+def test_default_rng_integers_bounds_and_dtypes():
+    g = tf.random.default_rng(7)
+    v = g.integers(3, size=2000).numpy()
+    assert v.dtype == np.int64 and v.min() == 0 and v.max() == 2
+    e = g.integers(-2, 2, size=2000, endpoint=True).numpy()
+    assert e.min() == -2 and e.max() == 2
+    u8 = g.integers(250, 256, size=500, dtype="uint8")
+    assert u8.dtype == tf.uint8 and set(u8.numpy().tolist()) == set(range(250, 256))
+    # the narrow dtypes are the int64 draw, cast
+    assert u8.numpy().tolist() == g.integers(250, 256, size=500).numpy().tolist()
+    with pytest.raises(ValueError, match="low < high"):
+        g.integers(5, 5)
+    with pytest.raises(ValueError, match="int8's range"):
+        g.integers(0, 300, dtype="int8")
+    with pytest.raises(TypeError, match="integer dtype"):
+        g.integers(0, 3, dtype="float32")
+    with pytest.raises(TypeError, match="dtype must be one of"):
+        g.random(3, dtype="int32")
+    with pytest.raises(NotImplementedError, match="out="):
+        g.random(3, out=np.empty(3))
+    with pytest.raises(AttributeError, match="has no 'permutation'"):
+        g.permutation(3)

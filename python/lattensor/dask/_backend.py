@@ -2,7 +2,8 @@
 
 ``dask.config.set({"array.backend": "lattensor"})`` makes Dask's creation
 functions (``da.ones``, ``da.zeros``, ``da.empty``, ``da.full``,
-``da.arange``, ``da.random.*``, ``da.from_array``) produce lattensor chunks.
+``da.arange``, ``da.from_array``, ``da.random.*`` and the generator of
+``da.random.default_rng``) produce lattensor chunks.
 Dask finds the backend through the ``dask.array.backends`` entry point in
 ``pyproject.toml``; :func:`lattensor.dask.register` also registers it
 directly, for a source tree that was never installed.
@@ -82,11 +83,11 @@ class LattensorBackendEntrypoint(ArrayBackendEntrypoint):
 
     @property
     def default_bit_generator(self):
-        raise NotImplementedError(
-            "da.random.default_rng() has no lattensor bit generator; with the lattensor backend use "
-            "da.random.random/uniform/normal/standard_normal/randint (the RandomState API), "
-            "which draw each block with lattensor's stateless Philox generator"
-        )
+        # da.random.default_rng(seed) builds Generator(PhiloxSeed(seed)), spawns
+        # one PhiloxSeed per block and draws it with lattensor.random.default_rng
+        from lattensor.random._generator import PhiloxSeed
+
+        return PhiloxSeed
 
     @staticmethod
     def ones(shape, *, dtype=None, meta=None, **kwargs):

@@ -15,6 +15,11 @@ process-wide generator: ``set_seed(s)`` makes the following calls repeat from
 run to run; without it, each process starts from a fresh random seed. Their
 values have TF's distributions and dtypes but are not TF's streams (TF's
 depend on its graph-level op counters); docs/deviations.md.
+
+``default_rng(seed)`` (not in TF) is NumPy's ``Generator`` interface on the
+stateless generator (``random``, ``uniform``, ``standard_normal``, ``normal``,
+``integers``), which Dask's ``da.random.default_rng`` calls per block under the
+``"lattensor"`` array backend; docs/dask.md.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import threading as _threading
 import numpy as _np
 
 from lattensor import _lattensor as _C
+from lattensor.random._generator import default_rng
 
 _MASK63 = (1 << 63) - 1
 
