@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import lattensor as lt
+import lattensor.experimental.numpy as tnp
 
 
 def k(t):
@@ -45,9 +46,30 @@ def test_constant_inference(value, want):
     assert k(lt.constant(value)) == want
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: lt.constant(2**63),  # no weak uint64 exists
+        lambda: lt.constant(2**63, lt.int64),
+        lambda: lt.constant(2**63, lt.int32),
+        lambda: lt.constant([1, 2**63]),
+        lambda: lt.constant([2**63], lt.int64),
+        lambda: lt.convert_to_tensor(2**63),
+        lambda: lt.constant(1, lt.int64) + 2**63,
+        lambda: lt.math.add(lt.constant(1, lt.int64), 2**63),
+        lambda: lt.fill([2], 2**63),
+        lambda: tnp.asarray(2**63),
+        lambda: tnp.asarray(2**63, tnp.int64),
+        lambda: tnp.full([2], 2**63),
+    ],
+)
+def test_int_in_2_63_to_2_64_into_a_signed_dtype_is_an_overflow_error(make):
+    # TF 2.21 with NumPy behaviour raises OverflowError in each of these
+    with pytest.raises(OverflowError):
+        make()
+
+
 def test_int_beyond_int64():
-    with pytest.raises(lt.errors.OutOfRangeError):
-        lt.constant(2**63)  # no weak uint64 exists
     t = lt.constant(2**64 - 1, dtype=lt.uint64)
     assert k(t) == ("uint64", False) and int(t) == 2**64 - 1
     with pytest.raises(OverflowError):

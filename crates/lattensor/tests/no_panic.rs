@@ -144,7 +144,7 @@ fn huge_shapes() {
 fn literals_out_of_range() {
     let big = u64::MAX;
     let e = expect_err("lattice_type", || Scalar::from(big).lattice_type());
-    assert_eq!(e.category(), Category::OutOfRange);
+    assert_eq!(e.category(), Category::Overflow);
     assert!(e.to_string().contains("uint64"), "says what to do: {e}");
     let t = Tensor::scalar(1u64);
     expect_err("u64 literal operand", || ops::add(&t, big));

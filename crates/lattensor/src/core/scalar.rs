@@ -48,7 +48,8 @@ impl Scalar {
     /// The lattice type of the literal.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for an unsigned integer above `i64::MAX`.
+    /// [`Error::Overflow`] for an unsigned integer above `i64::MAX` (Python:
+    /// `OverflowError`, as TF's NumPy behaviour raises for `2**63`).
     pub fn lattice_type(&self) -> Result<LatticeType> {
         let weak = |d| LatticeType::weak_or_strong(d, true);
         Ok(match *self {
@@ -58,7 +59,7 @@ impl Scalar {
             Scalar::UInt(v) if v <= i32::MAX as u64 => weak(DType::I32),
             Scalar::UInt(v) if v <= i64::MAX as u64 => weak(DType::I64),
             Scalar::UInt(v) => {
-                return Err(Error::OutOfRange(format!(
+                return Err(Error::Overflow(format!(
                     "integer literal {v} is too large for a weak int64; make it a strong uint64 tensor, e.g. Tensor::scalar({v}u64)"
                 )));
             }

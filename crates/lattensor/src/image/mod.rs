@@ -140,7 +140,7 @@ pub fn convert_image_dtype(image: &Tensor, dtype: DType, saturate: bool) -> Resu
 ///
 /// # Errors
 /// [`Error::UnsupportedDType`] for bool or complex images, [`Error::ShapeMismatch`]
-/// if `delta` does not broadcast to the image, [`Error::OutOfRange`] for an
+/// if `delta` does not broadcast to the image, [`Error::Overflow`] for an
 /// integer literal above `i64::MAX`.
 pub fn adjust_brightness<'a>(image: &Tensor, delta: impl Into<Operand<'a>>) -> Result<Tensor> {
     let orig = image_dtype("adjust_brightness", image.dtype())?;

@@ -151,7 +151,7 @@ value_from!(
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidValue`] for a ragged list; [`Error::OutOfRange`] for an
+/// [`Error::InvalidValue`] for a ragged list; [`Error::Overflow`] for an
 /// integer literal beyond `i64::MAX`.
 pub fn constant(value: impl Into<Value>) -> Result<Tensor> {
     let value = value.into();

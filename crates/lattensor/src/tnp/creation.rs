@@ -29,7 +29,7 @@ fn fresh(x: &Tensor) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a ragged list; [`Error::OutOfRange`] for an integer literal beyond `i64::MAX`.
+/// [`Error::InvalidArgument`] for a ragged list; [`Error::Overflow`] for an integer literal beyond `i64::MAX`.
 pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usize) -> Result<Tensor> {
     let x = match dtype {
         Some(d) => to_tensor_as(val, d)?,
