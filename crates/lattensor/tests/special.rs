@@ -200,3 +200,32 @@ fn special_dtypes_weakness_and_errors() {
         assert!(w.is_weak(), "{name}");
     }
 }
+
+/// Dense scans where the golden sweep is sparse (`scripts/golden/special_dense.py`,
+/// mpmath): (name, function, max-ulp bound).
+type ScalarFn = fn(f64) -> f64;
+const DENSE: &[(&str, ScalarFn, f64)] =
+    &[("dawsn", ops::special::scalar::dawsn, 4.0), ("spence", ops::special::scalar::spence, 4.0)];
+
+#[test]
+fn dawsn_and_spence_on_dense_scans() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/special_dense.json")).unwrap();
+    let data: Value = serde_json::from_str(&text).unwrap();
+    let mut failures = Vec::new();
+    for &(name, f, bound) in DENSE {
+        let d = &data[name];
+        let (mut worst, mut at) = (0.0f64, f64::NAN);
+        for (x, r) in d["x"].as_array().unwrap().iter().zip(d["ref"].as_array().unwrap()) {
+            let x = num(x);
+            let e = ulp_err(f(x), num(&r[0]), num(&r[1]));
+            if exceeds(e, worst) {
+                (worst, at) = (e, x);
+            }
+        }
+        println!("{name:<8} {:>6} points, max {worst:.2} ulp at x = {at:e}", d["x"].as_array().unwrap().len());
+        if exceeds(worst, bound) {
+            failures.push(format!("{name}: max {worst} ulp at x = {at:e} exceeds the bound {bound}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

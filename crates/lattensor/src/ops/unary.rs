@@ -243,9 +243,10 @@ macro_rules! float_fn {
 ///
 /// Keeps the input's dtype and weakness. float32 (and float16/bfloat16, which
 /// compute in float32) use a vectorised kernel, computed in float64 and rounded
-/// once: correctly rounded on all but 11 of the 2³² float32 inputs (checked
-/// exhaustively), whose exact values lie within 2⁻⁴⁷ of a rounding boundary;
-/// those 11 are 1 ulp off. A NaN comes back quiet, with its payload.
+/// once, correctly rounded on all 2³² float32 inputs (checked exhaustively):
+/// the inputs whose float64 value lies too near a rounding boundary (about one
+/// in 2²⁰) are recomputed in double-double. A NaN comes back quiet, with its
+/// payload.
 ///
 /// ```
 /// use lattensor::{ops, Tensor};

@@ -83,6 +83,22 @@ impl Dd {
         }
         LN2.mul_f(f64::from(e)).add(s.mul(p).mul_f(2.0))
     }
+    /// `e^self` for |self| ≤ 700 to ~2⁻¹⁰⁰ relative: `self = k·ln2 + r` with
+    /// |r| ≤ 0.35 (`k·ln2` in double-double, within 2⁻⁹⁸ absolute for |k| ≤ 1010),
+    /// 22 terms of eʳ's Taylor series by Horner's rule (the first left out,
+    /// r²³/23!, is below 2⁻¹¹²), then an exact scaling by 2ᵏ (for results in
+    /// f64's normal range).
+    pub(crate) fn exp(self) -> Dd {
+        const LN2: Dd = Dd(std::f64::consts::LN_2, 2.319_046_813_846_299_6e-17);
+        let k = (self.0 * std::f64::consts::LOG2_E).round();
+        let r = self.add(LN2.mul_f(k).neg());
+        let mut p = Dd(1.0, 0.0);
+        for i in (1..=22).rev() {
+            p = Dd(1.0, 0.0).add(r.mul(p).div_f(f64::from(i)));
+        }
+        let scale = f64::from_bits(((k as i64 + 1023) as u64) << 52);
+        Dd(p.0 * scale, p.1 * scale)
+    }
     pub(crate) fn to_f64(self) -> f64 {
         self.0 + self.1
     }
@@ -99,7 +115,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn division_and_log_reach_double_double_accuracy() {
+    fn division_log_and_exp_reach_double_double_accuracy() {
         // 1/3 and ln 10 to ~32 digits (reference digits from mpmath)
         let third = Dd(1.0, 0.0).div(Dd(3.0, 0.0));
         assert_eq!(third.0, 1.0 / 3.0);
@@ -112,5 +128,16 @@ mod tests {
         let lhs = a.ln().add(b.ln());
         let rhs = Dd(7.5 * 1234.5, 0.0).ln();
         assert!((lhs.0 - rhs.0).abs() + (lhs.1 - rhs.1).abs() < 1e-30);
+        // e¹ and e⁻¹⁰ to 32 digits (mpmath): hi exact, lo within 2⁻¹⁰⁰ relative
+        let e = Dd(1.0, 0.0).exp();
+        assert_eq!(e.0, std::f64::consts::E);
+        assert!((e.1 - 1.445_646_891_729_250_2e-16).abs() < 3e-30, "{:e}", e.1);
+        let e = Dd(-10.0, 0.0).exp();
+        assert_eq!(e.0, 4.539_992_976_248_485_4e-5);
+        assert!((e.1 - -2.637_554_055_327_531e-21).abs() < 1e-34, "{:e}", e.1);
+        // a double-double argument: e^(ln 10) = 10
+        let ten = l.exp();
+        assert_eq!(ten.0, 10.0);
+        assert!(ten.1.abs() < 1e-29, "{:e}", ten.1);
     }
 }

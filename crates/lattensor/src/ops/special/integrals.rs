@@ -1,6 +1,6 @@
 //! `expint` (Ei), `dawsn`, Fresnel integrals and `spence`.
 
-use super::dd::{Dd, exp_neg_sq, two_prod};
+use super::dd::{Dd, two_prod};
 use num_complex::Complex64;
 use std::f64::consts::PI;
 
@@ -123,15 +123,16 @@ fn e1(z: f64) -> f64 {
     (-z).exp() / f
 }
 
-/// Dawson's integral `F(x) = e^{-x²} ∫₀ˣ e^{t²} dt` (odd; `F(±inf) = ±0`).
+/// Dawson's integral `F(x) = e^{-x²} ∫₀ˣ e^{t²} dt` (odd; `F(±inf) = ±0`), in
+/// double-double up to the one rounding at the end.
 pub fn dawsn(x: f64) -> f64 {
     if x.is_nan() {
         return x;
     }
     let a = x.abs();
+    let one = Dd(1.0, 0.0);
     let v = if a <= 12.0 {
-        // e^{-x²} Σ x^{2k+1} / (k! (2k+1)), positive terms, e^{-x²} with split x²
-        // (in double-double: the terms are built by long products)
+        // e^{-x²} Σ x^{2k+1} / (k! (2k+1)): positive terms, and x² = q exactly
         let (qh, ql) = two_prod(a, a);
         let q = Dd(qh, ql);
         let mut p = Dd(a, 0.0); // x^{2k+1}/k!
@@ -144,20 +145,25 @@ pub fn dawsn(x: f64) -> f64 {
                 break;
             }
         }
-        sum.to_f64() * exp_neg_sq(a)
-    } else {
-        // 1/(2x) Σ (2k-1)!! / (2x²)^k
-        let z = 1.0 / (2.0 * a * a);
-        let mut term = 1.0;
-        let mut sum = 1.0;
+        sum.mul(q.neg().exp()).to_f64()
+    } else if a < (1u64 << 60) as f64 {
+        // 1/(2x) Σ (2k-1)!! / (2x²)^k, x² = q exactly: the smallest term (k ≈ x²) is
+        // below e^{-x²}, far under the 10⁻³³ where the sum stops
+        let (qh, ql) = two_prod(a, a);
+        let z = one.div(Dd(qh, ql).mul_f(2.0));
+        let mut term = one;
+        let mut sum = one;
         for k in 1..200 {
-            term *= f64::from(2 * k - 1) * z;
-            sum += term;
-            if term < 1e-18 * sum {
+            term = term.mul(z).mul_f(f64::from(2 * k - 1));
+            sum = sum.add(term);
+            if term.0 < 1e-33 * sum.0 {
                 break;
             }
         }
-        sum / (2.0 * a)
+        sum.div_f(2.0 * a).to_f64()
+    } else {
+        // from 2⁶⁰ on the series' second term is below 2⁻¹²¹: F(x) = 1/(2x), once rounded
+        0.5 / a
     };
     v.copysign(x)
 }
@@ -244,15 +250,16 @@ pub fn fresnel_sin(x: f64) -> f64 {
     fresnel(x.abs()).1.copysign(x)
 }
 
-/// `Li2(z) = Σ z^k/k²` for `|z| ≤ 2/3`.
-fn li2_series(z: f64) -> f64 {
+/// `Li2(z) = Σ z^k/k²` for `|z| ≤ 2/3`, in double-double: the first term left
+/// out is below 10⁻³³ of the sum.
+fn li2_series(z: Dd) -> Dd {
     let mut p = z;
     let mut sum = z;
-    for k in 2..160 {
-        p *= z;
-        let t = p / f64::from(k * k);
-        sum += t;
-        if t.abs() < 1e-18 * sum.abs() {
+    for k in 2..260 {
+        p = p.mul(z);
+        let t = p.div_f(f64::from(k * k));
+        sum = sum.add(t);
+        if t.0.abs() < 1e-33 * sum.0.abs() {
             break;
         }
     }
@@ -260,29 +267,41 @@ fn li2_series(z: f64) -> f64 {
 }
 
 /// Spence's function as SciPy defines it: `spence(x) = ∫₁ˣ ln t/(t-1) dt = Li2(1 - x)`;
-/// NaN for `x < 0` and at `+inf` (as SciPy and TF).
+/// NaN for `x < 0` and at `+inf` (as SciPy and TF). Every branch runs in
+/// double-double (series, logarithms and the identities' sums, which cancel up
+/// to ~3×), so the one rounding at the end is the error that remains.
 pub fn spence(x: f64) -> f64 {
+    /// π²/6 as a double-double (the low part from mpmath).
+    const PI2_6_DD: Dd = Dd(PI2_6, 3.040_672_350_398_476e-17);
+    let one = Dd(1.0, 0.0);
     if x.is_nan() || x < 0.0 || x == f64::INFINITY {
         return f64::NAN;
     }
-    if x == 0.0 {
+    if x < 1e-100 {
+        // Li2(1-x) = π²/6 + x ln x - x + …: the terms after π²/6 are far below its half
+        // ulp (and so is its low part), so it rounds to π²/6 (also keeps `ln` off subnormals)
         return PI2_6;
     }
+    let xd = Dd(x, 0.0);
     if x < 0.5 {
-        // Li2(1-x) = π²/6 - ln(x) ln(1-x) - Li2(x)
-        return PI2_6 - x.ln() * (-x).ln_1p() - li2_series(x);
+        // Li2(1-x) = π²/6 - ln(x) ln(1-x) - Li2(x), 1 - x exact as a double-double
+        let ln_1mx = one.add(xd.neg()).ln();
+        return PI2_6_DD.add(xd.ln().mul(ln_1mx).neg()).add(li2_series(xd).neg()).to_f64();
     }
     if x <= 1.5 {
-        return li2_series(1.0 - x);
+        return li2_series(Dd(1.0 - x, 0.0)).to_f64(); // 1 - x exact (Sterbenz)
     }
     // Landen: Li2(1-x) = -Li2((x-1)/x) - ½ ln²x
-    let lx = x.ln();
+    let lx = xd.ln();
+    let half_ln_sq = lx.mul(lx).mul_f(0.5);
     if x <= 3.0 {
-        return -li2_series((x - 1.0) / x) - 0.5 * lx * lx;
+        // x - 1 is exact for x in (1.5, 3]
+        return li2_series(Dd(x - 1.0, 0.0).div(xd)).add(half_ln_sq).neg().to_f64();
     }
     // and Li2(w) = π²/6 - ln w ln(1-w) - Li2(1-w) with w = 1 - 1/x
-    let lw = (-1.0 / x).ln_1p();
-    -PI2_6 - lw * lx + li2_series(1.0 / x) - 0.5 * lx * lx
+    let inv = one.div(xd);
+    let lw = one.add(inv.neg()).ln();
+    PI2_6_DD.neg().add(lw.mul(lx).neg()).add(li2_series(inv)).add(half_ln_sq.neg()).to_f64()
 }
 
 /// Tensor-level functions.
