@@ -12,6 +12,7 @@
 //!   row/column sums).
 
 pub(crate) mod copy;
+pub(crate) mod dd;
 pub(crate) mod decomp;
 pub(crate) mod elementwise;
 pub(crate) mod exp;

@@ -3,7 +3,7 @@
 //! from: the value to well within 2⁻⁹⁰ ([`Dd::exp`]), and its f32 rounding
 //! decided against the boundaries on either side.
 
-use crate::ops::special::dd::Dd;
+use crate::kernels::dd::Dd;
 
 /// Relative error bound of [`Dd::exp`] used to decide the rounding: the
 /// reduction's error (below 2⁻¹⁰⁰ absolute on r for |k| ≤ 151) plus 22 Horner

@@ -7,7 +7,7 @@
 //! Measured accuracy and conventions: `docs/special_functions.md`.
 
 mod bessel;
-pub(crate) mod dd;
+use crate::kernels::dd;
 mod erf;
 mod gamma;
 mod integrals;

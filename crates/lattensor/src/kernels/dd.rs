@@ -1,4 +1,5 @@
-//! Tiny double-double helpers (error-free transformations).
+//! Double-double arithmetic (error-free transformations and a few functions
+//! to ~2⁻¹⁰⁰ relative), for the kernels and special functions that round once.
 
 /// `a + b = s + e` exactly.
 #[inline]
@@ -65,8 +66,10 @@ impl Dd {
         const LN2: Dd = Dd(std::f64::consts::LN_2, 2.319_046_813_846_299_6e-17);
         // scale by an exact power of two into [1, 2), then into [√½, √2]
         let mut e = self.0.log2().floor() as i32;
-        let scale = f64::powi(2.0, -e);
-        let mut m = Dd(self.0 * scale, self.1 * scale);
+        // 2⁻ᵉ in two exact factors: e reaches 1024 (log2 of f64::MAX rounds up to
+        // 1024.0), where 2⁻¹⁰²⁴ as one `powi` is 1/inf = 0, and -1074 for subnormals
+        let (s1, s2) = (f64::powi(2.0, -e / 2), f64::powi(2.0, -e + e / 2));
+        let mut m = Dd(self.0 * s1 * s2, self.1 * s1 * s2);
         if m.0 > std::f64::consts::SQRT_2 {
             m = Dd(m.0 * 0.5, m.1 * 0.5);
             e += 1;
@@ -135,6 +138,13 @@ mod tests {
         let e = Dd(-10.0, 0.0).exp();
         assert_eq!(e.0, 4.539_992_976_248_485_4e-5);
         assert!((e.1 - -2.637_554_055_327_531e-21).abs() < 1e-34, "{:e}", e.1);
+        // the extremes of the f64 range: ln f64::MAX and ln of the least subnormal (mpmath)
+        let top = Dd(f64::MAX, 0.0).ln();
+        assert_eq!(top.0, 709.782_712_893_384);
+        assert!((top.1 - 2.363_601_707_132_359_2e-14).abs() < 1e-27, "{:e}", top.1);
+        let bottom = Dd(5e-324, 0.0).ln();
+        assert_eq!(bottom.0, -744.440_071_921_381_2);
+        assert!((bottom.1 - -4.422_444_340_918_698e-14).abs() < 1e-27, "{:e}", bottom.1);
         // a double-double argument: e^(ln 10) = 10
         let ten = l.exp();
         assert_eq!(ten.0, 10.0);
