@@ -212,7 +212,7 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
             value.describe()
         )));
     }
-    check_int_literals(&value, dtype)?;
+    check_int_literals("constant", &value, dtype)?;
     value.materialize(dtype)
 }
 
@@ -224,7 +224,7 @@ pub fn constant_as(value: impl Into<Value>, dtype: DType) -> Result<Tensor> {
 /// tf.int8)` is 44, `tf.constant(2**40, tf.int32)` raises. The same literals are
 /// refused here; a literal beyond int32 that `dtype` holds (`2**40` as int64,
 /// `2**31` as uint32) is kept, so every value of the dtype can be written.
-fn check_int_literals(value: &Value, dtype: DType) -> Result<()> {
+pub(crate) fn check_int_literals(op: &str, value: &Value, dtype: DType) -> Result<()> {
     let Some(info) = dtype.iinfo().filter(|_| dtype.is_integer()) else {
         return Ok(());
     };
@@ -244,7 +244,7 @@ fn check_int_literals(value: &Value, dtype: DType) -> Result<()> {
     };
     match bad {
         Some(v) => Err(Error::Overflow(format!(
-            "constant: the integer {v} is out of range for {dtype} ({} to {}); give a dtype that holds it \
+            "{op}: the integer {v} is out of range for {dtype} ({} to {}); give a dtype that holds it \
              (such as int64) or reduce it modulo 2^{} first if wrapping is intended",
             info.min, info.max, info.bits
         ))),

@@ -29,7 +29,8 @@ fn fresh(x: &Tensor) -> Result<Tensor> {
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidArgument`] for a ragged list; [`Error::Overflow`] for an integer literal beyond `i64::MAX`.
+/// [`Error::InvalidArgument`] for a ragged list; [`Error::Overflow`] for an integer literal
+/// that neither int32 nor `dtype` holds (without a dtype: beyond `i64::MAX`).
 pub fn array(val: impl Into<Value>, dtype: Option<DType>, copy: bool, ndmin: usize) -> Result<Tensor> {
     let x = match dtype {
         Some(d) => to_tensor_as(val, d)?,
@@ -61,13 +62,18 @@ pub fn asarray(a: impl Into<Value>, dtype: Option<DType>) -> Result<Tensor> {
     }
 }
 
-/// `val` as a strong tensor of `dtype` (cast semantics). Literals and lists of
+/// `val` as a strong tensor of `dtype` (cast semantics; an integer literal that
+/// neither int32 nor `dtype` holds is an [`Error::Overflow`]). Literals and lists of
 /// literals convert straight from their exact values, as NumPy reads Python
 /// floats: `asarray([16777217.0], float64)` keeps the last digit, which a pass
 /// through the list's own (weak float32) type would round away.
 fn to_tensor_as(val: impl Into<Value>, dtype: DType) -> Result<Tensor> {
     match val.into() {
-        v @ (Value::Literal(_) | Value::List { .. }) => v.materialize(dtype),
+        v @ (Value::Literal(_) | Value::List { .. }) => {
+            // integer literals outside both int32 and `dtype` are refused, as by `constant`
+            crate::ops::creation::check_int_literals("array", &v, dtype)?;
+            v.materialize(dtype)
+        }
         v => to_tensor(v)?.cast(dtype),
     }
 }
