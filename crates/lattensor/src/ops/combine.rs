@@ -139,7 +139,7 @@ pub fn stack(values: &[&Tensor], axis: isize) -> Result<Tensor> {
             };
             let axis = normalize_axis(axis, first.rank() + 1, op)?;
             for (i, t) in values.iter().enumerate() {
-                if t.shape() != first.shape() {
+                if !crate::core::layout::same_shape(t.shape(), first.shape()) {
                     return Err(Error::ShapeMismatch {
                         op: op.to_string(),
                         lhs: first.shape().to_vec(),

@@ -684,7 +684,7 @@ pub fn set_diag(input: &Tensor, diagonal: &Tensor, k: (i64, i64), align: DiagAli
                 want.push(band.count());
             }
             want.push(max_len);
-            if diagonal.shape() != want.as_slice() {
+            if !crate::core::layout::same_shape(diagonal.shape(), &want) {
                 return Err(Error::InvalidArgument(format!(
                     "{OP}: the diagonals have shape {:?}, but k = ({lo}, {hi}) of a {:?} input needs {want:?}",
                     diagonal.shape(),

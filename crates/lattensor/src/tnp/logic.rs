@@ -217,7 +217,7 @@ pub fn allclose(a: impl Into<Value>, b: impl Into<Value>, rtol: f64, atol: f64, 
 /// [`Error::Promotion`] if the mode refuses the operands.
 pub fn array_equal(a1: impl Into<Value>, a2: impl Into<Value>) -> Result<Tensor> {
     let (x, y) = (to_tensor(a1)?, to_tensor(a2)?);
-    if x.shape() != y.shape() {
+    if !crate::core::layout::same_shape(x.shape(), y.shape()) {
         return Ok(Tensor::scalar(false));
     }
     Ok(Tensor::scalar(ops::equal(&x, &y)?.to_vec::<bool>()?.iter().all(|&v| v)))

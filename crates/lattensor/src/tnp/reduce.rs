@@ -424,7 +424,7 @@ pub fn average_returned(
     };
     let out = promote::promote_for("average", a.lattice_type(), w.lattice_type(), promote::current_mode())?;
     let (x, w) = (a.cast(out.dtype)?, w.cast(out.dtype)?);
-    let (num, sw) = if w.shape() == x.shape() {
+    let (num, sw) = if crate::core::layout::same_shape(w.shape(), x.shape()) {
         let prod = ops::multiply(&x, &w)?;
         (ops::reduce_sum(&prod, axes.clone(), false)?, ops::reduce_sum(&w, axes, false)?)
     } else {
