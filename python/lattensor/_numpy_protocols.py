@@ -22,8 +22,8 @@ What a call returns:
 Promotion follows ``lattensor.array_api``: NumPy arrays and NumPy scalars are
 strong tensors of their dtype, Python scalars are weak, and mixed kinds meet in
 the lattice (``int64`` with ``float32`` is ``float32``, where NumPy says
-``float64``). Tensors are immutable: an ``out=`` tensor and ``ufunc.at`` on a
-tensor raise ``TypeError``; an ``out=`` NumPy array (``ndarray += tensor``) is
+``float64``). NumPy never writes into a tensor: an ``out=`` tensor and
+``ufunc.at`` on a tensor raise ``TypeError``; an ``out=`` NumPy array (``ndarray += tensor``) is
 NumPy's to write into, so NumPy computes that call.
 """
 
@@ -132,7 +132,7 @@ class _NumpyOut(_Fallback):
 
 
 def _refuse_out(name, out):
-    """``out=``: tensors are immutable, so a tensor (or anything but a NumPy array)
+    """``out=``: NumPy does not write into tensors, so a tensor (or anything but a NumPy array)
     is refused with ``TypeError``; NumPy arrays (``ndarray += tensor``) are left to
     NumPy, which writes into them."""
     given = [o for o in _outs(out) if o is not None]
@@ -142,7 +142,7 @@ def _refuse_out(name, out):
         raise _NumpyOut
     raise TypeError(
         f"{name}: argument 'out' must be None or a NumPy array, got {type(given[0]).__name__}: "
-        f"lattensor tensors are immutable; use the returned value"
+        f"NumPy does not write into lattensor tensors; use the returned value"
     )
 
 
@@ -299,7 +299,7 @@ def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: ``np.exp(t)``, ``np.add(t, 1)``, ``ndarray + t``, ``np.add.reduce(t)``
     run on lattensor's kernels (``HANDLED_UFUNCS``); other ufuncs and keywords
     fall back to NumPy on the host data and return tensors. An ``out=`` tensor
-    raises ``TypeError`` (tensors are immutable); ``out=`` NumPy arrays are
+    raises ``TypeError`` (NumPy does not write into tensors); ``out=`` NumPy arrays are
     NumPy's to fill."""
     for x in inputs + tuple(o for o in _outs(kwargs.get("out")) if o is not None):
         if not isinstance(x, (Tensor, Variable, _np.ndarray, _np.generic, list, tuple) + _SCALARS):
@@ -313,7 +313,7 @@ def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
     kwargs.pop("out", None)
     if method == "at":
         if isinstance(inputs[0], (Tensor, Variable)):
-            raise TypeError(f"{label}: lattensor tensors are immutable, so ufunc.at cannot update one in place")
+            raise TypeError(f"{label}: NumPy does not write into lattensor tensors, so ufunc.at cannot update one; use x[idx] = ... or the functional ops")
         return getattr(ufunc, method)(*_to_numpy(inputs), **_to_numpy(kwargs))  # updates a NumPy array
     try:
         if method == "__call__":

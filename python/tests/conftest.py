@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import pytest
+
+# SciPy reads this once, when it is first imported: its array API support (the
+# downstream tests in test_ecosystem.py) is off without it
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import lattensor as lt
 

@@ -301,6 +301,22 @@ def test_slicing_take_concatenate_rechunk_map_blocks(run):
         assert_same(got, want)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "int16", "bfloat16"])
+def test_item_assignment_on_a_dask_array(run, dtype):
+    # Dask copies each chunk it writes into (x.copy()) and assigns into the copy
+    x = _data(_np(dtype))
+    dx = ld.from_array(lt.constant(x), chunks=(16, 12))
+    dx[dx > 1] = 0
+    dx[3] = 7
+    dx[:, 5:9] = ld.from_array(lt.constant(np.full((40, 4), 2, dtype=_np(dtype))), chunks=(16, 4))
+    want = x.copy()
+    want[want > 1] = 0
+    want[3] = 7
+    want[:, 5:9] = 2
+    (got,) = run(dx)
+    assert_same(got, lt.constant(want))
+
+
 # ---- meta, chunk type, backend ---------------------------------------------
 
 
@@ -430,7 +446,7 @@ def test_a_block_function_that_returns_numpy_is_caught(run):
 
 def test_out_and_where_are_refused_not_ignored():
     dx = ld.from_array(lt.constant(_data(np.float32)), chunks=(16, 12))
-    with pytest.raises(NotImplementedError, match="immutable"):
+    with pytest.raises(NotImplementedError, match="does not write into lattensor tensors"):
         da.add(dx, 1.0, where=dx > 0)
 
 

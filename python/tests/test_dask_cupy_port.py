@@ -127,9 +127,7 @@ XFAIL = {
     "reductions: argmin": "np.argmin on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
     "reductions: nanargmax": "np.nanargmax on blocks: no lattensor counterpart; the graph's meta comes out NumPy",
     "routines: unique": "da.unique builds NumPy structured arrays from the blocks",
-    "slicing: int dask index": "Dask assigns into the offsets array it creates with like=tensor; tensors are immutable",
     "slicing: vindex": "lattensor indexing takes an integer array on the first axis only, not one per axis",
-    "percentile": "Dask's percentile merge assigns into the arrays it makes with empty_lookup; tensors are immutable",
 }
 
 

@@ -126,7 +126,7 @@ def test_numpy_input_is_copied_not_aliased():
     a = np.arange(4, dtype=np.float32)
     t = lt.constant(a)
     a[0] = 100
-    assert t.numpy()[0] == 0  # tensors are immutable
+    assert t.numpy()[0] == 0  # constant copies NumPy data
 
 
 def test_noncontiguous_and_byteswapped_numpy():

@@ -210,7 +210,7 @@ def test_functions_match_numpy(fn, args, kwargs):
 
 
 def test_empty_like_has_the_shape_and_dtype_asked_for():
-    # NumPy's memory is uninitialised; lattensor's tensors are immutable, so zeros
+    # NumPy's memory is uninitialised; lattensor's tensors are never left uninitialised, so zeros
     for kw in ({}, {"dtype": np.int16}, {"shape": (2, 5)}):
         got, want = np.empty_like(xp.asarray(F32), **kw), np.empty_like(F32, **kw)
         assert isinstance(got, lt.Tensor) and tuple(got.shape) == want.shape
@@ -342,7 +342,7 @@ def test_result_type_is_the_lattice_as_a_numpy_dtype():
     ],
 )
 def test_an_out_tensor_is_refused_with_a_type_error(call):
-    with pytest.raises(TypeError, match="argument 'out' must be None or a NumPy array, got .*: lattensor tensors are immutable"):
+    with pytest.raises(TypeError, match="argument 'out' must be None or a NumPy array, got .*: NumPy does not write into lattensor tensors"):
         call(xp.asarray(F64))
 
 
@@ -384,7 +384,7 @@ def test_out_none_is_accepted():
 
 
 def test_ufunc_at_is_refused_on_a_tensor_and_updates_a_numpy_array():
-    with pytest.raises(TypeError, match=r"numpy\.add\.at: lattensor tensors are immutable"):
+    with pytest.raises(TypeError, match=r"numpy\.add\.at: NumPy does not write into lattensor tensors"):
         np.add.at(xp.asarray(F64), [0], 1)
     a = np.zeros(3)
     np.add.at(a, [0, 0, 2], xp.asarray(np.array([1.0, 2.0, 3.0])))

@@ -104,10 +104,29 @@ pub fn dtype_of_descr(descr: &Bound<'_, numpy::PyArrayDescr>) -> PyResult<DType>
     Ok(d)
 }
 
+/// A `lattensor.Tensor` argument, borrowed through PyO3's borrow flag, which
+/// makes item assignment on the object fail while an op reads it (also with
+/// the GIL released).
+pub struct TensorRef<'a>(PyRef<'a, PyTensor>);
+
+// SAFETY: a shared `&TensorRef` gives access to nothing but `&Tensor` (which is
+// `Sync`): `PyRef`'s deref is pointer arithmetic into the object, and its
+// reference count and borrow flag are touched only by `Drop`, which runs on the
+// thread that owns the `TensorRef` (the one holding the GIL).
+unsafe impl Sync for TensorRef<'_> {}
+
+impl std::ops::Deref for TensorRef<'_> {
+    type Target = Tensor;
+    #[inline]
+    fn deref(&self) -> &Tensor {
+        &self.0.t
+    }
+}
+
 /// An operand taken from Python: a borrowed tensor, a converted one, or a literal.
 pub enum Arg<'a> {
     /// A `lattensor.Tensor` argument, borrowed.
-    Ref(&'a Tensor),
+    Ref(TensorRef<'a>),
     /// A value converted to a tensor (NumPy data, lists, variables, …).
     Owned(Tensor),
     /// A Python number: weak per [`Scalar`], never materialised.
@@ -129,7 +148,7 @@ impl Arg<'_> {
     pub fn tensor(&self) -> PyResult<std::borrow::Cow<'_, Tensor>> {
         use std::borrow::Cow;
         Ok(match self {
-            Arg::Ref(t) => Cow::Borrowed(*t),
+            Arg::Ref(t) => Cow::Borrowed(&**t),
             Arg::Owned(t) => Cow::Borrowed(t),
             Arg::Scalar(s) => Cow::Owned(s.to_tensor().py()?),
         })
@@ -150,7 +169,7 @@ impl Arg<'_> {
 #[inline]
 pub fn arg<'a>(obj: &'a Bound<'_, PyAny>) -> PyResult<Arg<'a>> {
     if let Ok(t) = obj.cast::<PyTensor>() {
-        return Ok(Arg::Ref(&t.get().t));
+        return Ok(Arg::Ref(TensorRef(t.try_borrow()?)));
     }
     if let Some(s) = scalar_of(obj)? {
         return Ok(Arg::Scalar(s));
@@ -221,7 +240,7 @@ fn is_numpy_scalar(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// Converts a Python value into a tensor by TF's inference rules.
 pub fn to_tensor(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     if let Ok(t) = obj.cast::<PyTensor>() {
-        return Ok(t.get().t.clone());
+        return Ok(t.try_borrow()?.t.clone());
     }
     if let Some(s) = scalar_of(obj)? {
         return s.to_tensor().py();
@@ -485,8 +504,10 @@ fn fold_tensor(mut f: Fold) -> PyResult<Tensor> {
     Ok(out.with_weak(t.weak))
 }
 
-/// A read-only NumPy array viewing `t`'s memory (no copy); `owner` keeps the memory alive.
-pub fn numpy_view<'py>(py: Python<'py>, t: &Tensor, owner: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+/// A read-only NumPy array viewing `t`'s memory (no copy); its base object
+/// (a [`TensorMemory`](crate::classes::TensorMemory)) keeps the memory alive.
+pub fn numpy_view<'py>(py: Python<'py>, t: &Tensor) -> PyResult<Bound<'py, PyAny>> {
+    let owner = crate::classes::TensorMemory::hold(py, t)?;
     let dtype = t.dtype();
     let size = dtype.size() as isize;
     let descr = numpy_descr(py, dtype)?.clone().cast_into::<numpy::PyArrayDescr>()?;
@@ -503,7 +524,7 @@ pub fn numpy_view<'py>(py: Python<'py>, t: &Tensor, owner: Bound<'py, PyAny>) ->
     // SAFETY: `descr` is a valid dtype reference, which PyArray_NewFromDescr steals;
     // `dims`/`strides` hold `ndim` entries and are only read during the call;
     // `data` points into storage that outlives the array because `owner` (which
-    // holds the tensor) becomes the array's base object. The array is created
+    // holds a clone of the tensor, unreachable to reassignment) becomes the array's base object. The array is created
     // without NPY_ARRAY_WRITEABLE, so NumPy never writes through the pointer.
     unsafe {
         let arr = PY_ARRAY_API.PyArray_NewFromDescr(
@@ -614,7 +635,7 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
     let a = arg(value)?;
     let Some(d) = dtype else {
         return Ok(match a {
-            Arg::Ref(t) => t.clone(),
+            Arg::Ref(t) => (*t).clone(),
             Arg::Owned(t) => t,
             Arg::Scalar(s) => run_quiet(|| s.to_tensor()).py()?,
         });
@@ -625,7 +646,7 @@ pub fn constant_impl(value: &Bound<'_, PyAny>, dtype: Option<DType>) -> PyResult
         Arg::Owned(t) if numpy_input => t.cast(d).py(),
         // A literal beyond int64 has no weak type; it converts only to uint64 or an inexact dtype.
         Arg::Scalar(s @ Scalar::UInt(_)) if d == DType::U64 || d.is_inexact() => Ok(s.to_tensor_as(d)),
-        Arg::Ref(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
+        Arg::Ref(t) => run_quiet(|| lattensor::constant_as(&*t, d)).py(),
         Arg::Owned(t) => run_quiet(|| lattensor::constant_as(t, d)).py(),
         Arg::Scalar(s) => run_quiet(|| lattensor::constant_as(Value::Literal(s), d)).py(),
     }
@@ -686,7 +707,7 @@ pub fn to_value(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         return sequence_value(obj);
     }
     Ok(match arg(obj)? {
-        Arg::Ref(t) => Value::Tensor(t.clone()),
+        Arg::Ref(t) => Value::Tensor((*t).clone()),
         Arg::Owned(t) => Value::Tensor(t),
         Arg::Scalar(s) => Value::Literal(s),
     })
@@ -765,12 +786,12 @@ pub(crate) fn order_arg(op: &str, order: &str) -> PyResult<lattensor::tnp::Order
     lattensor::tnp::Order::parse(op, order).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
 }
 
-/// NumPy's `out=` argument, which tensors (immutable) cannot honour: only
+/// NumPy's `out=` argument, which tensors (never written in place) cannot honour: only
 /// `None` is accepted; anything else is TF's `ValueError`.
 pub(crate) fn no_out(op: &str, out: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
     match out {
         Some(o) if !o.is_none() => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{op}: setting out is not supported (tensors are immutable); use the returned tensor"
+            "{op}: setting out is not supported (tensors are not written in place); use the returned tensor"
         ))),
         _ => Ok(()),
     }

@@ -86,7 +86,7 @@ impl PyGradientTape {
         }
         match obj.cast::<PyTensor>() {
             Ok(t) => {
-                self.tape.watch(&t.get().t);
+                self.tape.watch(&t.borrow().t);
                 Ok(())
             }
             Err(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(

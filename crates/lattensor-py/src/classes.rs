@@ -12,13 +12,32 @@ use lattensor::{DType, Tensor, Variable};
 use pyo3::prelude::*;
 use pyo3::types::PyWeakrefReference;
 
-/// An immutable n-dimensional array with a dtype and a weak flag.
+/// An n-dimensional array with a dtype and a weak flag.
 ///
 /// Made by `lattensor.constant`, the ops, or `lattensor.from_dlpack`.
 /// Operators promote through the lattice of the current promotion mode.
-#[pyclass(name = "Tensor", module = "lattensor", frozen, weakref)]
+/// The values a `Tensor` holds never change in place: item assignment
+/// (`x[k] = v`, for the Array API) gives the object a new tensor, so other
+/// tensors sharing its memory (slices, NumPy views, DLPack capsules) keep
+/// theirs. Hence the class is not `frozen`: PyO3's borrow flag guards the swap.
+#[pyclass(name = "Tensor", module = "lattensor", weakref)]
 pub struct PyTensor {
     pub t: Tensor,
+}
+
+/// The owner of memory lent to NumPy or the buffer protocol: a tensor that
+/// no Python code can reach to reassign, so the memory lives as long as the
+/// borrower holds it, whatever happens to the `Tensor` object it came from.
+#[pyclass(name = "_TensorMemory", module = "lattensor", frozen)]
+pub struct TensorMemory {
+    _t: Tensor,
+}
+
+impl TensorMemory {
+    /// A Python object keeping `t`'s memory alive.
+    pub fn hold<'py>(py: Python<'py>, t: &Tensor) -> PyResult<Bound<'py, PyAny>> {
+        Ok(Bound::new(py, TensorMemory { _t: t.clone() })?.into_any())
+    }
 }
 
 impl PyTensor {

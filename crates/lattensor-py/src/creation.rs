@@ -136,7 +136,7 @@ pub fn numpy_arange(
 #[pyfunction]
 #[pyo3(signature = (object, dtype = None, copy = true, ndmin = 0))]
 pub fn numpy_array(object: &Bound<'_, PyAny>, dtype: Opt<'_, '_>, copy: bool, ndmin: usize) -> PyResult<PyTensor> {
-    let _ = copy; // tensors are immutable: sharing is indistinguishable from copying
+    let _ = copy; // always a new object; sharing memory is safe as no tensor is written in place
     let mut t = constant_impl(object, None)?;
     if let Some(d) = opt_dtype(dtype)? {
         t = t.cast(d).py()?;

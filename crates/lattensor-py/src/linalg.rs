@@ -43,7 +43,7 @@ fn like_input(value: &Bound<'_, PyAny>, dtype: DType) -> PyResult<Tensor> {
         return Ok(Tensor::scalar(value.is_truthy()?));
     }
     match arg(value)? {
-        args::Arg::Ref(t) => Ok(t.clone()),
+        args::Arg::Ref(t) => Ok((*t).clone()),
         // a literal `dtype` cannot hold (0.5 for an int32 input) is TF's conversion TypeError
         args::Arg::Scalar(_) => constant_impl(value, Some(dtype)).map_err(|_| {
             let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();

@@ -776,7 +776,7 @@ pub fn convert_to_tensor(
 ) -> PyResult<PyTensor> {
     let _ = dtype_hint;
     let held = match (value.cast::<PyTensor>(), value.cast::<crate::classes::PyVariable>()) {
-        (Ok(t), _) => Some(("Tensor", t.get().t.dtype())),
+        (Ok(t), _) => Some(("Tensor", t.borrow().t.dtype())),
         (_, Ok(v)) => Some(("Variable", v.get().v.dtype())),
         _ => None,
     };

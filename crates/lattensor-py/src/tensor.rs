@@ -67,9 +67,9 @@ impl PyTensor {
     /// A NumPy copy of the values (a NumPy scalar for a 0-d tensor), like `tf.Tensor.numpy`.
     fn numpy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let view = args::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        let view = args::numpy_view(py, &slf.borrow().t)?;
         let copy = view.call_method0("copy")?;
-        if slf.get().t.rank() == 0 { copy.get_item(()) } else { Ok(copy) }
+        if slf.borrow().t.rank() == 0 { copy.get_item(()) } else { Ok(copy) }
     }
 
     /// NumPy conversion: a read-only view of the tensor's memory, no copy
@@ -81,7 +81,7 @@ impl PyTensor {
         copy: Option<bool>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let mut a = args::numpy_view(py, &slf.get().t, slf.clone().into_any())?;
+        let mut a = args::numpy_view(py, &slf.borrow().t)?;
         if let Some(d) = dtype.filter(|d| !d.is_none())
             && !a.getattr("dtype")?.eq(d)?
         {
@@ -105,7 +105,7 @@ impl PyTensor {
     // ---- Python protocol --------------------------------------------------
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let weak = if t.is_weak() { ", weak=True" } else { "" };
         Ok(format!(
             "<lattensor.Tensor: shape={}, dtype={}, numpy={}{weak}>",
@@ -116,7 +116,7 @@ impl PyTensor {
     }
 
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let weak = if t.is_weak() { ", weak=True" } else { "" };
         Ok(format!(
             "lattensor.Tensor({}, shape={}, dtype={}{weak})",
@@ -128,7 +128,7 @@ impl PyTensor {
 
     /// `f"{t}"`: the values (`5`, or `5 weakly typed` for a weak tensor, as TF prints).
     fn __format__(slf: &Bound<'_, Self>, spec: &str) -> PyResult<String> {
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let text: String = if spec.is_empty() {
             numpy_text(slf, false)?
         } else {
@@ -156,7 +156,7 @@ impl PyTensor {
     }
 
     fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let n = match t.shape().first() {
             Some(&n) => n,
             None => return Err(PyTypeError::new_err("iteration over a 0-d tensor")),
@@ -225,7 +225,7 @@ impl PyTensor {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let py = slf.py();
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let bytes = PyBytes::new(py, &t.to_bytes().py()?);
         let f = py.import("lattensor._lattensor")?.getattr("_from_bytes")?;
         let args = (bytes, PyTuple::new(py, t.shape())?, t.dtype().name(), t.is_weak()).into_pyobject(py)?;
@@ -421,13 +421,13 @@ impl PyTensor {
             Right::Handled(r) => return Ok(r),
         };
         let b = b.tensor()?;
-        tensor_obj(py, run(py, matmul_work(&self.t, &b), || ops::linalg::matmul(&self.t, &b, false, false)))
+        tensor_obj(py, run(py, matmul_work(&self.t, &b), || lattensor::tnp::matmul(&self.t, &b)))
     }
 
     pub(crate) fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyTensor> {
         let a = arg(other)?;
         let a = a.tensor()?;
-        run(py, matmul_work(&a, &self.t), || ops::linalg::matmul(&a, &self.t, false, false)).map(PyTensor::new)
+        run(py, matmul_work(&a, &self.t), || lattensor::tnp::matmul(&a, &self.t)).map(PyTensor::new)
     }
 
     pub(crate) fn __richcmp__(
@@ -470,7 +470,7 @@ impl PyTensor {
 
     /// The single element as a Python number.
     fn item<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        one_element(&slf.get().t, "item")?;
+        one_element(&slf.borrow().t, "item")?;
         Self::numpy(slf)?.call_method0("item")
     }
 
@@ -577,14 +577,47 @@ impl PyTensor {
         run(py, self.t.numel(), || lattensor::tnp::var(&self.t, ax, d, ddof, keepdims)).map(PyTensor::new)
     }
 
-    /// `copy.copy(x)`: `x` itself (tensors are immutable).
-    fn __copy__(slf: &Bound<'_, Self>) -> Py<Self> {
-        slf.clone().unbind()
+    /// `copy.copy(x)`: a new object with `x`'s values (sharing its memory,
+    /// which no operation writes: item assignment gives an object a new tensor).
+    fn __copy__(&self) -> PyTensor {
+        PyTensor::new(self.t.clone())
     }
 
-    /// `copy.deepcopy(x)`: `x` itself (tensors are immutable).
-    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
-        slf.clone().unbind()
+    /// `x.copy()` (NumPy's method): as `copy.copy`.
+    fn copy(&self) -> PyTensor {
+        PyTensor::new(self.t.clone())
+    }
+
+    /// `copy.deepcopy(x)`: as `copy.copy`.
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyTensor {
+        PyTensor::new(self.t.clone())
+    }
+
+    /// The last step of item assignment (`x[k] = v`, written in Python): this
+    /// object now holds `value`, which has its dtype, shape and weakness. Other
+    /// objects sharing the old memory keep it.
+    fn _assign(slf: &Bound<'_, Self>, value: &Bound<'_, PyTensor>) -> PyResult<()> {
+        let v = value.try_borrow()?.t.clone();
+        let mut slf = slf.try_borrow_mut().map_err(|_| {
+            pyo3::exceptions::PyRuntimeError::new_err(
+                "__setitem__: an operation on another thread is reading this array (it is borrowed); \
+                 assign after it returns",
+            )
+        })?;
+        let t = &slf.t;
+        if v.dtype() != t.dtype() || v.is_weak() != t.is_weak() || v.shape() != t.shape() {
+            return Err(PyValueError::new_err(format!(
+                "__setitem__: the updated value is {}{} {:?}, the array {}{} {:?}; they must agree",
+                v.dtype(),
+                if v.is_weak() { "*" } else { "" },
+                v.shape(),
+                t.dtype(),
+                if t.is_weak() { "*" } else { "" },
+                t.shape()
+            )));
+        }
+        slf.t = v;
+        Ok(())
     }
 
     /// A strong copy converted to `dtype` (`tf.cast`).
@@ -626,7 +659,7 @@ impl PyTensor {
         if flags & PyBUF_WRITABLE == PyBUF_WRITABLE {
             return Err(PyBufferError::new_err("lattensor tensors are immutable: their buffers are read-only"));
         }
-        let t = &slf.get().t;
+        let t = &slf.borrow().t;
         let Some(format) = buffer_format(t.dtype()) else {
             return Err(PyBufferError::new_err(format!(
                 "{} has no buffer-protocol format; use numpy.asarray(t) (via ml_dtypes) or DLPack",
@@ -638,18 +671,20 @@ impl PyTensor {
         }
         let size = t.dtype().size() as isize;
         let layout = t.layout();
-        // shape then strides, freed in __releasebuffer__
+        // shape then strides, and a clone of the tensor holding the memory (item
+        // assignment may give `slf` another tensor meanwhile), freed in __releasebuffer__
         let mut dims: Vec<isize> = layout.shape().iter().map(|&d| d as isize).collect();
         dims.extend(layout.strides().iter().map(|&s| s * size));
-        let dims = Box::into_raw(dims.into_boxed_slice());
         let ndim = layout.rank();
         let base = t.storage_bytes().as_ptr();
         let data = if t.numel() == 0 { base } else { base.wrapping_add(layout.offset() * t.dtype().size()) };
+        let export = Box::into_raw(Box::new(BufferExport { dims, _memory: t.clone() }));
         // SAFETY: CPython hands us a writable `view`; the pointers stored in it stay
-        // valid until __releasebuffer__: `data` points into storage kept alive by
-        // `obj` (a new reference to this tensor), `dims` is leaked above and freed
-        // there, and `format` is a static string.
+        // valid until __releasebuffer__: `data` points into storage kept alive by the
+        // tensor clone in `export`, whose `dims` the shape and strides point into
+        // (leaked above, freed there), and `format` is a static string.
         unsafe {
+            let dp = (*export).dims.as_mut_ptr();
             (*view).buf = data.cast_mut().cast();
             (*view).obj = slf.clone().into_any().into_ptr();
             (*view).len = (t.numel() as isize) * size;
@@ -658,12 +693,11 @@ impl PyTensor {
             (*view).format =
                 if flags & PyBUF_FORMAT == PyBUF_FORMAT { format.as_ptr().cast_mut() } else { std::ptr::null_mut() };
             (*view).ndim = ndim as c_int;
-            let dp = dims.cast::<isize>();
             (*view).shape = if flags & PyBUF_ND == PyBUF_ND { dp } else { std::ptr::null_mut() };
             (*view).strides =
                 if flags & PyBUF_STRIDES == PyBUF_STRIDES { dp.wrapping_add(ndim) } else { std::ptr::null_mut() };
             (*view).suboffsets = std::ptr::null_mut();
-            (*view).internal = dims.cast();
+            (*view).internal = export.cast();
         }
         Ok(())
     }
@@ -671,12 +705,11 @@ impl PyTensor {
     /// # Safety
     /// Called by CPython with a view this object filled.
     unsafe fn __releasebuffer__(&self, view: *mut pyo3::ffi::Py_buffer) {
-        // SAFETY: `internal` holds the boxed shape+strides slice of 2*ndim entries made in __getbuffer__.
+        // SAFETY: `internal` holds the `BufferExport` boxed in __getbuffer__, freed once here.
         unsafe {
-            let n = 2 * (*view).ndim as usize;
-            let p = (*view).internal.cast::<isize>();
+            let p = (*view).internal.cast::<BufferExport>();
             if !p.is_null() {
-                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n)));
+                drop(Box::from_raw(p));
             }
         }
     }
@@ -797,14 +830,21 @@ fn buffer_format(d: DType) -> Option<&'static CStr> {
     })
 }
 
+/// What a buffer-protocol export holds until it is released: its shape and
+/// strides (in bytes), and the tensor whose memory it lends.
+struct BufferExport {
+    dims: Vec<isize>,
+    _memory: Tensor,
+}
+
 /// TF's `numpy=` text: Python's repr of the item for 0-d tensors, NumPy's repr
 /// (`array([...], dtype=...)`) for arrays when `repr`, NumPy's str otherwise.
 fn numpy_text(slf: &Bound<'_, PyTensor>, repr: bool) -> PyResult<String> {
-    let t = &slf.get().t;
+    let t = &slf.borrow().t;
     if t.rank() == 0 {
         return Ok(lattensor::display::numpy_str(t));
     }
-    let view = args::numpy_view(slf.py(), t, slf.clone().into_any())?;
+    let view = args::numpy_view(slf.py(), t)?;
     Ok(if repr { view.repr()? } else { view.str()? }.to_string())
 }
 
@@ -849,7 +889,7 @@ fn index_value(x: &Bound<'_, PyAny>) -> PyResult<isize> {
         return Err(PyIndexError::new_err("boolean indices (masks) are not supported; use basic indexing"));
     }
     if let Ok(t) = x.cast::<PyTensor>() {
-        let t = &t.get().t;
+        let t = &t.borrow().t;
         if t.rank() == 0 && t.dtype().is_integer() {
             return t.item::<i64>().py().map(|v| v as isize);
         }

@@ -37,7 +37,7 @@ fn value(obj: &Bound<'_, PyAny>) -> PyResult<(Value, usize)> {
         });
     }
     Ok(match arg(obj)? {
-        Arg::Ref(t) => (Value::Tensor(t.clone()), t.numel()),
+        Arg::Ref(t) => (Value::Tensor((*t).clone()), t.numel()),
         Arg::Owned(t) => {
             let n = t.numel();
             (Value::Tensor(t), n)
@@ -259,7 +259,7 @@ macro_rules! as_array {
         fn $name<'py>(a: &Bound<'py, PyAny>, dtype: Opt<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
             let d = opt_dtype(dtype)?;
             if let Ok(t) = a.cast::<PyTensor>() {
-                if d.is_none_or(|d| d == t.get().t.dtype()) {
+                if d.is_none_or(|d| d == t.borrow().t.dtype()) {
                     return Ok(a.clone());
                 }
             }
@@ -576,7 +576,7 @@ fn take(
 ) -> PyResult<PyTensor> {
     if out.is_some_and(|o| !o.is_none()) {
         return Err(PyValueError::new_err(
-            "take: the out argument is not supported (tensors are immutable); use the result",
+            "take: the out argument is not supported (tensors are not written in place); use the result",
         ));
     }
     let ((v, n), (i, _)) = (value(a)?, value(indices)?);

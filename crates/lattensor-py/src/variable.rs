@@ -13,7 +13,7 @@ use crate::errors::IntoPyResult;
 
 fn value_of(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     Ok(match args::arg(obj)? {
-        Arg::Ref(t) => Value::Tensor(t.clone()),
+        Arg::Ref(t) => Value::Tensor((*t).clone()),
         Arg::Owned(t) => Value::Tensor(t),
         Arg::Scalar(s) => Value::Literal(s),
     })
@@ -117,7 +117,7 @@ impl PyVariable {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let t = Bound::new(py, PyTensor::new(self.v.read()))?;
         let text = if self.v.shape().is_empty() {
-            lattensor::display::numpy_str(&t.get().t)
+            lattensor::display::numpy_str(&t.borrow().t)
         } else {
             t.call_method0("__array__")?.repr()?.to_string()
         };

@@ -29,9 +29,9 @@ Rules of this namespace (docs/array_api.md has the full list):
   standard's table; mixed kinds (``int64`` with ``float32``) follow the lattice
   (``float32``), which the standard leaves to the implementation. Python
   scalars are weak: ``int8_array + 1`` is ``int8``.
-* Tensors are immutable, so there is no ``__setitem__`` (the array-api-tests
-  suite's setitem tests are listed as expected failures); build a new array with
-  ``xp.where`` or ``xp.concat`` instead.
+* ``x[key] = value`` gives the object ``x`` a new tensor holding the update: a
+  tensor's values never change in place, so slices, NumPy views and copies
+  taken before keep the old values (docs/array_api.md, "Mutation").
 * One device, the CPU: ``x.device`` is lattensor's device string and
   ``device=`` keywords accept ``None``, that string or ``"cpu"``.
 * A few functions with no lattensor kernel yet (the ``unique_*`` family,

@@ -1,6 +1,7 @@
 """The array object's part of the standard, on ``lattensor.Tensor``:
-``__array_namespace__``, ``mT``, ``to_device``, and boolean-mask / integer-array
-indexing in ``__getitem__`` (which the Rust class leaves to this module)."""
+``__array_namespace__``, ``mT``, ``to_device``, boolean-mask / integer-array
+indexing in ``__getitem__`` (which the Rust class leaves to this module), and
+item assignment (``__setitem__``)."""
 
 from __future__ import annotations
 
@@ -86,13 +87,39 @@ def __getitem__(self, key):
 
 
 def __setitem__(self, key, value):
-    """Tensors are immutable: item assignment raises ``TypeError`` with the
-    functional way to write it (without this method Python would report a
-    tensor index as an ``int()`` failure)."""
-    raise TypeError(
-        "lattensor.Tensor does not support item assignment: tensors are immutable; "
-        "build a new array instead, e.g. xp.where(mask, value, x) for a boolean mask"
-    )
+    """``x[key] = value``, as the standard's ``__setitem__``: ``value`` (an array
+    or a Python scalar, broadcast to ``x[key]``'s shape) must not change
+    ``x``'s dtype by the lattice (``result_type(x, value) == x.dtype``, else
+    ``TypeError``); ``key`` is any index ``__getitem__`` takes (integers,
+    slices, ``...``, ``None``, boolean masks, integer arrays, where a
+    repeated index keeps the last value written, as NumPy does).
+
+    The values of a tensor never change in place: ``x`` gets a new tensor
+    holding the update, so arrays sharing the old memory (slices, NumPy views,
+    DLPack capsules, the results of ``copy.copy``) keep the old values, where
+    NumPy's views would see the write (the standard leaves writes through
+    views unspecified). The update is not recorded on gradient tapes."""
+    import lattensor.array_api as xp
+
+    if not isinstance(value, (Tensor, bool, int, float, complex)):
+        value = xp.asarray(value)
+    target = xp.result_type(self, value)
+    if target != self.dtype:
+        got = value.dtype.name if isinstance(value, Tensor) else type(value).__name__
+        raise TypeError(
+            f"lattensor.Tensor.__setitem__: a {got} value would promote the {self.dtype.name} array to "
+            f"{target.name}; item assignment keeps the array's dtype: cast the value first "
+            f"(xp.astype(value, xp.{self.dtype.name}))"
+        )
+    update = _C.cast(value, self.dtype) if isinstance(value, Tensor) else _C.constant(value, self.dtype)
+    parts = key if isinstance(key, tuple) else (key,)
+    np_parts = tuple(_np.asarray(p) if isinstance(p, Tensor) else p for p in parts)
+    host = _np.array(self)
+    try:
+        host[np_parts if isinstance(key, tuple) else np_parts[0]] = _np.asarray(update)
+    except (ValueError, IndexError) as exc:
+        raise type(exc)(f"lattensor.Tensor.__setitem__: {exc}") from None
+    Tensor._assign(self, _C._with_weak(_C.constant(host, self.dtype), self.weak))
 
 
 Tensor.__array_namespace__ = __array_namespace__

@@ -85,7 +85,7 @@ def divide(a, b, dtype=None):
 
 def nannumel(x, **kwargs):
     """How many non-NaN elements a reduction over ``axis`` sees, as a NumPy
-    array (Dask writes into the counts; tensors are immutable)."""
+    array (Dask writes into the counts)."""
     a = np.asarray(x)
     if kwargs.get("dtype") is not None and np.dtype(kwargs["dtype"]) in _LOW:
         kwargs["dtype"] = np.float32
@@ -94,7 +94,7 @@ def nannumel(x, **kwargs):
 
 def numel(x, **kwargs):
     """How many elements a reduction over ``axis`` sees, as a NumPy array
-    (Dask writes into the counts; tensors are immutable). Counts asked for in
+    (Dask writes into the counts). Counts asked for in
     float16 or bfloat16 are float32, exact to 2**24 (a bfloat16 count is
     already inexact above 256)."""
     if kwargs.get("dtype") is not None and np.dtype(kwargs["dtype"]) in _LOW:

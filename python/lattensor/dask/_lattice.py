@@ -97,7 +97,7 @@ def _build(op, args, out, where, dtype, name, kwargs):
     if out is not None or where is not True:
         raise NotImplementedError(
             f"{fname} on Dask arrays of lattensor chunks: `out=` and `where=` are not supported "
-            f"(lattensor tensors are immutable); use da.where(mask, {fname}(x, y), fallback) instead"
+            f"(NumPy does not write into lattensor tensors); use da.where(mask, {fname}(x, y), fallback) instead"
         )
     args = [np.asarray(a) if isinstance(a, (list, tuple)) else a for a in args]
     shapes = []

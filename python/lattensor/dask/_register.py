@@ -57,7 +57,7 @@ def register() -> None:
         dispatch.empty_lookup.register(T, impl.empty)
         dispatch.divide_lookup.register(T, impl.divide)
         # element counts stay NumPy arrays (Dask writes into them, as it does
-        # for `sparse` chunks; tensors are immutable)
+        # for `sparse` chunks)
         dispatch.numel_lookup.register(T, impl.numel)
         dispatch.nannumel_lookup.register(T, impl.nannumel)
         dispatch.percentile_lookup.register(T, impl.percentile)

@@ -143,5 +143,5 @@ def _float(op, dtype):
 def _no_out(op, out):
     if out is not None:
         raise NotImplementedError(
-            f"lattensor.random Generator.{op}: out= is not supported (tensors are immutable); use the return value"
+            f"lattensor.random Generator.{op}: out= is not supported (it does not write into tensors); use the return value"
         )

@@ -75,7 +75,7 @@ pub use math::{
     log10, negative, positive, rad2deg, real, reciprocal, round, sign, signbit, sin, sinc, sinh, sqrt, square, tan,
     tanh,
 };
-pub use products::{TensordotAxes, cross, dot, inner, kron, outer, tensordot, tensordot_preferred, vdot};
+pub use products::{TensordotAxes, cross, dot, inner, kron, matmul, outer, tensordot, tensordot_preferred, vdot};
 pub use reduce::{
     amax, amin, average, average_returned, cumprod, cumsum, max, mean, min, nanmean, nanprod, nansum, prod, ptp, std,
     std_dtype, sum, trace, var,

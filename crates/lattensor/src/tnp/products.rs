@@ -1,6 +1,7 @@
-//! Products: `dot`, `inner`, `vdot`, `outer`, `tensordot`, `kron`, `cross`.
+//! Products: `matmul`, `dot`, `inner`, `vdot`, `outer`, `tensordot`, `kron`, `cross`.
 //!
-//! All but `cross` run as one einsum (TF's front end), so mixed dtypes join
+//! `matmul` is the library's matrix product with NumPy's vector rule. All
+//! the others but `cross` run as one einsum (TF's front end), so mixed dtypes join
 //! through the lattice and the result is strong; every numeric dtype works
 //! (bool computes `or` of `and`s) and integers wrap. A scalar operand of
 //! `dot`/`inner` multiplies instead, keeping the join's weakness as `*` does.
@@ -33,6 +34,49 @@ fn check_labels(op: &str, needed: usize, ranks: (usize, usize)) -> Result<()> {
         LETTERS.len()
     );
     Ok(())
+}
+
+/// `tnp.matmul` (and the `@` operator): NumPy's matmul — the matrix product
+/// batched over broadcast leading axes, where a 1-D operand is a vector: a
+/// length-1 axis is put before it (`a`) or after it (`b`) for the product and
+/// taken out of the result.
+///
+/// ```
+/// use lattensor::{tnp, Tensor};
+/// let a = Tensor::from_vec(vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap();
+/// let v = Tensor::from_vec(vec![1.0f32, 0.0, -1.0], &[3]).unwrap();
+/// let y = tnp::matmul(&a, &v).unwrap();
+/// assert_eq!((y.shape(), y.to_vec::<f32>().unwrap()), (&[2usize][..], vec![-2.0, -2.0]));
+/// let w = tnp::matmul(&v, &v).unwrap();
+/// assert_eq!((w.shape(), w.to_vec::<f32>().unwrap()), (&[][..], vec![2.0]));
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidArgument`] for a 0-d operand or mismatched inner
+/// dimensions, and as [`ops::linalg::matmul`](crate::ops::linalg::matmul).
+pub fn matmul(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    crate::ensure!(
+        a.rank() > 0 && b.rank() > 0,
+        "matmul: operands must have at least one dimension, got shapes {:?} and {:?}; use multiply for scalars",
+        a.shape(),
+        b.shape()
+    );
+    let (va, vb) = (a.rank() == 1, b.rank() == 1);
+    if !va && !vb {
+        return ops::linalg::matmul(a, b, false, false);
+    }
+    let a2 = if va { a.reshape(&[1, -1])? } else { a.clone() };
+    let b2 = if vb { b.reshape(&[-1, 1])? } else { b.clone() };
+    let r = ops::linalg::matmul(&a2, &b2, false, false)?;
+    let n = r.rank();
+    let mut shape: Vec<isize> = r.shape()[..n - 2].iter().map(|&d| d as isize).collect();
+    if !va {
+        shape.push(r.shape()[n - 2] as isize);
+    }
+    if !vb {
+        shape.push(r.shape()[n - 1] as isize);
+    }
+    r.reshape(&shape)
 }
 
 /// `tnp.dot`: a scalar operand multiplies; otherwise the sum over `a`'s last
