@@ -410,3 +410,17 @@ def test_scalar_operands_of_every_accepted_type_match_the_array_call():
             for got, want in ((f(x, s), f(x, lt.constant(s))), (f(s, x), f(lt.constant(s), x))):
                 assert got.dtype == want.dtype, (f.__name__, s)
                 assert np.array_equal(np.asarray(got), np.asarray(want)), (f.__name__, s)
+
+
+@pytest.mark.parametrize("name", ["int8", "uint8", "int16", "uint16", "int32", "uint32"])
+@pytest.mark.parametrize("fn", ["sum", "prod"])
+def test_sum_and_prod_with_a_dtype_accumulate_in_it(name, fn):
+    # the standard: dtype= is the accumulator's and the result's dtype (vecdot's
+    # reference in array-api-tests sums uint8 products with dtype=uint8)
+    a = np.array([[200, 3, 7], [250, 9, 1]], dtype=np.int64) % (100 if name.startswith("int") else 256)
+    x, s = xp.asarray(a.astype(name)), strict.asarray(a.astype(name))
+    for axis in (None, 0, 1):
+        got = getattr(xp, fn)(x, axis=axis, dtype=getattr(xp, name))
+        want = getattr(strict, fn)(s, axis=axis, dtype=getattr(strict, name))
+        assert got.dtype.name == str(want.dtype).split(".")[-1] == name
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

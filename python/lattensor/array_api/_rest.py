@@ -64,14 +64,16 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):  # noqa: A001
     """Sum over ``axis`` (all axes if None); integers accumulate in int64 / uint64."""
     _arr("sum", "x", x)
     ax = _reduce_axes("sum", x, axis)
-    return _tnp.sum(_cast(x, _sum_dtype("sum", x, dtype)), axis=ax, keepdims=keepdims)
+    d = _sum_dtype("sum", x, dtype)
+    return _tnp.sum(_cast(x, d), axis=ax, keepdims=keepdims, dtype=d)  # tnp's own would widen uint8 to uint32
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     """Product over ``axis``; integers accumulate in int64 / uint64."""
     _arr("prod", "x", x)
     ax = _reduce_axes("prod", x, axis)
-    return _tnp.prod(_cast(x, _sum_dtype("prod", x, dtype)), axis=ax, keepdims=keepdims)
+    d = _sum_dtype("prod", x, dtype)
+    return _tnp.prod(_cast(x, d), axis=ax, keepdims=keepdims, dtype=d)
 
 
 def _minmax(name, kernel):
