@@ -169,6 +169,14 @@ for api, variant in (("tf.einsum", "float32,float64"), ("tf.concat", "float32,fl
         ["g", "g"], f"{api} refuses mixed dtypes; lattensor promotes (docs/deviations.md), each source gets a "
                     "gradient of its own dtype")
 
+for k in _keys("tf.signal.irfft", ["complex64 n=5", "complex128 n=5"]):
+    DELIBERATE[k] = (["g"], "TF's irfft gradient fails (InvalidArgumentError) when fft_length crops the input; "
+                            "lattensor's is the adjoint of the crop (checked against finite differences)")
+for k in _keys("tf.linalg.det", ["complex64", "complex128"]):
+    DELIBERATE[k] = (["g"], "TF's determinant gradient is g·det·A⁻ᴴ for complex input, without the conjugate "
+                            "its own convention gives (g·conj(det)·A⁻ᴴ, as for z·z); lattensor conjugates "
+                            "(docs/gradients.md)")
+
 # Where lattensor's forward op refuses what TF computes, or raises another
 # class (docs/deviations.md): the error class lattensor raises.
 REFUSED: dict[str, tuple[str, str]] = {
@@ -207,6 +215,13 @@ def test_gradient_matches_tf(case):
             weak = False if isinstance(x, tf.Variable) else x.weak
             assert g is not None and (g.dtype, g.weak, g.shape) == (x.dtype, weak, x.shape), (g, x)
             assert np.all(np.isfinite(np.asarray(g.numpy())))
+        if case["api"] == "tf.linalg.det":
+            a = np.asarray(xs[0].numpy(), np.complex128)  # the target is 0-d: the output gradient is 1
+            want = np.conj(np.linalg.det(a)) * np.linalg.inv(a).conj().T
+            np.testing.assert_allclose(np.asarray(got["grads"][0].numpy(), np.complex128), want, rtol=1e-5)
+            t = case["tf"]["grads"][0]
+            tf_grad = decode(t["values"], t["dtype"]).reshape(t["shape"])
+            np.testing.assert_allclose(tf_grad, np.linalg.det(a) * np.linalg.inv(a).conj().T, rtol=1e-5)
         if case["api"] == "tf.truncatemod":
             a, b = (np.asarray(x.numpy(), np.float64) for x in xs)
             w = weights(np.broadcast_shapes(a.shape, b.shape))

@@ -361,6 +361,41 @@ case("tf.linalg.set_diag", [M33.format("float32"), "tf.constant([1.0, 2.0, 3.0])
      "lambda x, d: tf.linalg.set_diag(x, d)", variant="both sources")
 shaped("tf.linalg.band_part", "lambda x: tf.linalg.band_part(x, 1, 0)", src=M34)
 
+# -- decompositions and Fourier transforms. Singular vectors, eigenvectors and
+#    QR factors are checked through their squares, which do not depend on the
+#    libraries' sign conventions.
+SPD = "tf.constant([[4.0, 1.0, 0.5], [1.0, 3.0, -0.25], [0.5, -0.25, 2.5]], tf.{})"
+M43 = "tf.transpose(" + M34 + ")"
+C4 = "tf.constant([0.5+0.25j, -1.5+1j, 2-0.5j, 0.25j], tf.{})"
+C33 = "tf.constant([[2+0.5j, -1+0.25j, 0.5j], [0.25, 1.5-1j, -0.75], [1+1j, 0.5, 3-0.5j]], tf.{})"
+for d in ("float32", "float64"):
+    case("tf.linalg.det", [M33.format(d)], "lambda x: tf.linalg.det(x)", variant=d)
+    case("tf.linalg.slogdet", [M33.format(d)], "lambda x: tf.linalg.slogdet(x)[1]", variant=d)
+    case("tf.linalg.logdet", [SPD.format(d)], "lambda x: tf.linalg.logdet(x)", variant=d)
+    case("tf.linalg.inv", [M33.format(d)], "lambda x: tf.linalg.inv(x)", variant=d)
+    case("tf.linalg.solve", [M33.format(d), M34.format(d)], "lambda a, b: tf.linalg.solve(a, b)", variant=d)
+    case("tf.linalg.cholesky", [SPD.format(d)], "lambda x: tf.linalg.cholesky(x)", variant=d)
+    case("tf.linalg.eigh", [SPD.format(d)], "lambda x: tf.linalg.eigh(x)[0]", variant=f"{d} values")
+    case("tf.linalg.eigh", [SPD.format(d)], "lambda x: tf.linalg.eigh(x)[1] ** 2", variant=f"{d} vectors")
+    case("tf.linalg.eigvalsh", [SPD.format(d)], "lambda x: tf.linalg.eigvalsh(x)", variant=d)
+    case("tf.linalg.svd", [M34.format(d)], "lambda x: tf.linalg.svd(x, compute_uv=False)", variant=f"{d} values")
+    case("tf.linalg.svd", [M34.format(d)], "lambda x: [t ** 2 for t in tf.linalg.svd(x)]", variant=f"{d} wide")
+    case("tf.linalg.svd", [M43.format(d)], "lambda x: [t ** 2 for t in tf.linalg.svd(x)]", variant=f"{d} tall")
+    case("tf.linalg.qr", [M43.format(d)], "lambda x: [t ** 2 for t in tf.linalg.qr(x)]", variant=d)
+    case("tf.signal.rfft", [f"tf.constant([0.5, -1.0, 2.0, 1.5, 0.25], tf.{d})"], "lambda x: tf.signal.rfft(x)",
+         variant=d)
+for c in ("complex64", "complex128"):
+    case("tf.linalg.det", [C33.format(c)], "lambda x: tf.linalg.det(x)", variant=c)
+    case("tf.linalg.inv", [C33.format(c)], "lambda x: tf.linalg.inv(x)", variant=c)
+    case("tf.signal.fft", [C4.format(c)], "lambda x: tf.signal.fft(x)", variant=c)
+    case("tf.signal.ifft", [C4.format(c)], "lambda x: tf.signal.ifft(x)", variant=c)
+    case("tf.signal.irfft", [C4.format(c)], "lambda x: tf.signal.irfft(x)", variant=c)
+    case("tf.signal.irfft", [C4.format(c)], "lambda x: tf.signal.irfft(x, fft_length=[5])", variant=f"{c} n=5")
+    case("tf.signal.fft2d", [C33.format(c)], "lambda x: tf.signal.fft2d(x)", variant=c)
+case("tf.signal.rfft", ["tf.constant([0.5, -1.0, 2.0, 1.5])"], "lambda x: tf.signal.rfft(x, fft_length=[6])",
+     variant="n=6")
+case("tf.signal.rfft2d", [M34.format("float32")], "lambda x: tf.signal.rfft2d(x)", variant="float32")
+
 # -- einsum
 EINSUM = [
     ("ij,jk->ik", [M23, M34]), ("ij->ji", [M23]), ("ii->i", [M33]), ("ii->", [M33]), ("ij->", [M23]),

@@ -6,7 +6,7 @@ use lattensor::einsum::{einsum, einsum_raw, numpy_einsum};
 use lattensor::{DType, GradientTape, PadMode, Result, SliceArg, Source, Tensor, UnconnectedGradients, Variable, ops};
 
 /// A deterministic sample in `[lo, hi)`.
-fn sample(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
+pub(crate) fn sample(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
     let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
@@ -16,7 +16,7 @@ fn sample(n: usize, seed: u64, lo: f64, hi: f64) -> Vec<f64> {
         .collect()
 }
 
-fn t(v: Vec<f64>, shape: &[usize]) -> Tensor {
+pub(crate) fn t(v: Vec<f64>, shape: &[usize]) -> Tensor {
     Tensor::from_vec(v, shape).unwrap()
 }
 
@@ -28,7 +28,7 @@ fn weighted(f: &dyn Fn(&[Tensor]) -> Result<Tensor>, xs: &[Tensor]) -> Result<Te
 }
 
 /// Checks the tape's gradient of every input against central differences.
-fn check(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: Vec<Tensor>) {
+pub(crate) fn check(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: Vec<Tensor>) {
     let tape = GradientTape::new();
     for x in &xs {
         tape.watch(x);
@@ -58,7 +58,7 @@ fn check(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: Vec<Tensor>) {
     }
 }
 
-fn x1(seed: u64, shape: &[usize], lo: f64, hi: f64) -> Tensor {
+pub(crate) fn x1(seed: u64, shape: &[usize], lo: f64, hi: f64) -> Tensor {
     let n = shape.iter().product();
     t(sample(n, seed, lo, hi), shape)
 }

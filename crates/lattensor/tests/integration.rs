@@ -15,6 +15,7 @@ mod concurrency;
 mod einsum;
 mod fft;
 mod gradients;
+mod gradients_decomp;
 mod image;
 mod laws;
 mod layers;

@@ -142,6 +142,69 @@ pub enum TapeOp {
     Cumsum(usize),
     /// A cumulative product along an axis of the input (`tnp.cumprod`).
     Cumprod(usize),
+    /// A one-dimensional discrete Fourier transform along `axis` (`ops::fft`):
+    /// the input cropped or zero-padded to `n` terms (`n / 2 + 1` for
+    /// [`FftKind::ComplexToReal`]), transformed unscaled, times `scale`.
+    Fft {
+        /// Which transform.
+        kind: FftKind,
+        /// The transformed axis.
+        axis: usize,
+        /// The transform's length.
+        n: usize,
+        /// The factor the `norm` argument applies (`1`, `1/√n` or `1/n`).
+        scale: f64,
+    },
+    /// A matrix decomposition or solve of `ops::decomp`, batched over leading axes.
+    Linalg(LinalgOp),
+}
+
+/// The transforms [`TapeOp::Fft`] records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FftKind {
+    /// Complex to complex, `e^{-2πi jk/n}`.
+    Forward,
+    /// Complex to complex, `e^{+2πi jk/n}`.
+    Inverse,
+    /// Real to the `n / 2 + 1` non-negative frequencies.
+    RealToComplex,
+    /// Hermitian half-spectrum to `n` real terms.
+    ComplexToReal,
+}
+
+/// The decompositions [`TapeOp::Linalg`] records; the outputs are recorded
+/// in the order the op returns them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinalgOp {
+    /// `L` (lower) or `U = Lᴴ` (`upper`).
+    Cholesky {
+        /// The factor is upper triangular.
+        upper: bool,
+    },
+    /// The determinant.
+    Det,
+    /// `(sign, logabsdet)`.
+    Slogdet,
+    /// The inverse.
+    Inv,
+    /// `solve(a, b)`: `a` and `b` broadcast to the batch, same dtype.
+    Solve,
+    /// `(Q, R)`.
+    Qr {
+        /// `Q` is square (`"complete"`).
+        complete: bool,
+    },
+    /// `(eigenvalues, eigenvectors)` of a Hermitian matrix (its lower triangle).
+    Eigh,
+    /// The eigenvalues of a Hermitian matrix (its lower triangle).
+    Eigvalsh,
+    /// `(U, S, Vh)`.
+    Svd {
+        /// `U` and `Vh` are square.
+        full_matrices: bool,
+    },
+    /// The singular values.
+    Svdvals,
 }
 
 /// The position map of a [`TapeOp::Select`] op.

@@ -13,7 +13,7 @@
 use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::{MatRef, Side};
 use num_complex::Complex;
-use num_traits::{Float, Zero};
+use num_traits::{Float, One, Zero};
 
 use crate::core::element::Element;
 
@@ -216,10 +216,6 @@ pub(crate) fn solve<T: Field>(a: &[T], n: usize, b: &[T], k: usize, out: &mut Ve
 /// `complete`, else `min(m, n) × n`) appended to `r`.
 pub(crate) fn qr<T: Field>(a: &[T], m: usize, n: usize, complete: bool, q: Option<&mut Vec<T>>, r: &mut Vec<T>) {
     let f = view(a, m, n).qr();
-    if let Some(q) = q {
-        let qm = if complete { f.compute_Q() } else { f.compute_thin_Q() };
-        write(qm.as_ref(), q, false, false);
-    }
     let start = r.len();
     let zero = T::from_r(<T::R as Zero>::zero());
     let rm = f.thin_R();
@@ -229,6 +225,47 @@ pub(crate) fn qr<T: Field>(a: &[T], m: usize, n: usize, complete: bool, q: Optio
     for i in 0..rows {
         for j in 0..n.min(i) {
             r[start + i * n + j] = zero;
+        }
+    }
+    // R's diagonal is made real, as LAPACK's (so a QR is unique up to the signs
+    // of R's rows, and gradients can follow TF's formula): row k of R times c_k,
+    // column k of Q times conj(c_k). The sign follows LAPACK's rule where faer's
+    // d_k tells it: a reflected d_k is -α·‖x‖/|α| where LAPACK's is
+    // -sign(Re α)·‖x‖, so it keeps the sign of Re d_k; a last row of length one
+    // (m ≤ n) faer leaves unreflected (d_k = α), LAPACK reflects to -sign(Re α)|α|.
+    // The pivots α of the two libraries differ by phases, so a few signs (about
+    // 1 complex matrix in 12) differ from LAPACK's.
+    let one = T::from_r(<T::R as One>::one());
+    let zero_r = <T::R as Zero>::zero();
+    let signed: Vec<Option<T::R>> = (0..rows)
+        .map(|k| {
+            let d = r[start + k * n + k];
+            if d == T::from_r(d.real_part()) {
+                return None;
+            }
+            let positive = (d.real_part() > zero_r) != (k + 1 == m);
+            Some(if positive { d.modulus() } else { -d.modulus() })
+        })
+        .collect();
+    let phases: Vec<T> = (0..rows)
+        .map(|k| signed[k].map_or(one, |t| T::from_r(t).times(r[start + k * n + k].unit().conjugate()).unit()))
+        .collect();
+    for (k, &c) in phases.iter().enumerate() {
+        if let Some(t) = signed[k] {
+            r[start + k * n..start + (k + 1) * n].iter_mut().for_each(|v| *v = v.times(c));
+            // exactly real, not c·d with a rounding residue in its imaginary part
+            r[start + k * n + k] = T::from_r(t);
+        }
+    }
+    if let Some(q) = q {
+        let qm = if complete { f.compute_Q() } else { f.compute_thin_Q() };
+        let (qstart, cols) = (q.len(), qm.ncols());
+        write(qm.as_ref(), q, false, false);
+        for (k, &c) in phases.iter().enumerate() {
+            if c != one {
+                let c = c.conjugate();
+                (0..m).for_each(|i| q[qstart + i * cols + k] = q[qstart + i * cols + k].times(c));
+            }
         }
     }
     // the complete R of a tall matrix is the thin one over m - n zero rows

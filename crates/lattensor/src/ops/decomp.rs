@@ -29,6 +29,7 @@
 //! ```
 
 use crate::core::error::{Error, Result};
+use crate::core::tape::{self, LinalgOp, TapeOp};
 use crate::dispatch::{INEXACT, compute_dtype, unsupported};
 use crate::kernels::decomp::{self as k, Failure, Field};
 use crate::kernels::row_major;
@@ -136,7 +137,7 @@ pub fn cholesky(x: &Tensor, upper: bool) -> Result<Tensor> {
         }
         Tensor::from_vec(out, x.shape())
     })?;
-    finish(out, x, false)
+    Ok(tape::record(&[x], finish(out, x, false)?, || TapeOp::Linalg(LinalgOp::Cholesky { upper })))
 }
 
 /// The sign and the natural log of the absolute value of each matrix's
@@ -159,7 +160,10 @@ pub fn slogdet(x: &Tensor) -> Result<(Tensor, Tensor)> {
         }
         Ok::<_, Error>((Tensor::from_vec(sign, &s.batch)?, Tensor::from_vec(logabs, &s.batch)?))
     })?;
-    Ok((finish(sign, x, false)?, finish(logabs, x, true)?))
+    let outs = tape::record_n(&[x], vec![finish(sign, x, false)?, finish(logabs, x, true)?], || {
+        TapeOp::Linalg(LinalgOp::Slogdet)
+    });
+    two(outs, "slogdet")
 }
 
 /// The determinant of each matrix (shape: the batch shape), like
@@ -183,7 +187,7 @@ pub fn det(x: &Tensor) -> Result<Tensor> {
         let d: Vec<T> = (0..s.count()).map(|i| k::det(block(&a, n * n, i), n)).collect();
         Tensor::from_vec(d, &s.batch)
     })?;
-    finish(out, x, false)
+    Ok(tape::record(&[x], finish(out, x, false)?, || TapeOp::Linalg(LinalgOp::Det)))
 }
 
 /// The inverse of each matrix, like `tf.linalg.inv` and `xp.linalg.inv`.
@@ -202,7 +206,7 @@ pub fn inv(x: &Tensor) -> Result<Tensor> {
         }
         Tensor::from_vec(out, x.shape())
     })?;
-    finish(out, x, false)
+    Ok(tape::record(&[x], finish(out, x, false)?, || TapeOp::Linalg(LinalgOp::Inv)))
 }
 
 /// The solution `x` of `a @ x = b` for each square matrix of `a` and each
@@ -267,7 +271,8 @@ pub fn solve(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         }
         Tensor::from_vec(out, &full_b)
     })?;
-    finish(out, &a2.with_weak(t.weak), false)
+    let out = finish(out, &a2.clone().with_weak(t.weak), false)?;
+    Ok(tape::record(&[&a2, &b2], out, || TapeOp::Linalg(LinalgOp::Solve)))
 }
 
 /// What [`qr`] returns (the Array API's `mode`).
@@ -294,8 +299,13 @@ impl QrMode {
 }
 
 /// The QR decomposition of each matrix, `x = Q R` with `Q` having orthonormal
-/// columns and `R` upper triangular (Householder reflections, so the signs of
-/// `R`'s diagonal follow the reflections, as in LAPACK).
+/// columns and `R` upper triangular with a real diagonal (Householder
+/// reflections, so the signs of `R`'s diagonal follow the reflections, as in
+/// LAPACK: NumPy's `Q` and `R` for real input; for complex input the signs of
+/// some rows may differ from LAPACK's, with `Q`'s columns to match).
+///
+/// Differentiable for matrices with at least as many rows as columns in
+/// reduced mode, and square ones in complete mode (TF's limits).
 ///
 /// # Errors
 /// [`Error::UnsupportedDType`] for integer or bool input, [`Error::InvalidArgument`]
@@ -314,7 +324,10 @@ pub fn qr(x: &Tensor, mode: QrMode) -> Result<(Tensor, Tensor)> {
         }
         Ok::<_, Error>((Tensor::from_vec(q, &s.shape(&[m, kk]))?, Tensor::from_vec(r, &s.shape(&[kk, n]))?))
     })?;
-    Ok((finish(q, x, false)?, finish(r, x, false)?))
+    let outs = tape::record_n(&[x], vec![finish(q, x, false)?, finish(r, x, false)?], || {
+        TapeOp::Linalg(LinalgOp::Qr { complete })
+    });
+    two(outs, "qr")
 }
 
 /// The eigenvalues (ascending, real dtype) and eigenvectors (columns, input
@@ -349,7 +362,24 @@ fn eigh_impl(op: &str, x: &Tensor, vectors: bool) -> Result<(Tensor, Option<Tens
         let v = if vectors { Some(Tensor::from_vec(v, x.shape())?) } else { None };
         Ok::<_, Error>((Tensor::from_vec(w, &s.shape(&[n]))?, v))
     })?;
-    Ok((finish(w, x, true)?, v.map(|v| finish(v, x, false)).transpose()?))
+    let w = finish(w, x, true)?;
+    match v {
+        Some(v) => {
+            let outs = tape::record_n(&[x], vec![w, finish(v, x, false)?], || TapeOp::Linalg(LinalgOp::Eigh));
+            let (w, v) = two(outs, op)?;
+            Ok((w, Some(v)))
+        }
+        None => Ok((tape::record(&[x], w, || TapeOp::Linalg(LinalgOp::Eigvalsh)), None)),
+    }
+}
+
+/// Two outputs recorded together, as a pair.
+fn two(outs: Vec<Tensor>, op: &str) -> Result<(Tensor, Tensor)> {
+    let mut it = outs.into_iter();
+    match (it.next(), it.next()) {
+        (Some(a), Some(b)) => Ok((a, b)),
+        _ => Err(Error::InvalidArgument(format!("{op}: expected two outputs"))),
+    }
 }
 
 /// The complex dtype of [`eig`]'s results for an input of dtype `d`.
@@ -422,7 +452,14 @@ pub fn svd(x: &Tensor, full_matrices: bool) -> Result<(Tensor, Tensor, Tensor)> 
             Tensor::from_vec(vh, &s.shape(&[kv, n]))?,
         ))
     })?;
-    Ok((finish(u, x, false)?, finish(sv, x, true)?, finish(vh, x, false)?))
+    let outs = tape::record_n(&[x], vec![finish(u, x, false)?, finish(sv, x, true)?, finish(vh, x, false)?], || {
+        TapeOp::Linalg(LinalgOp::Svd { full_matrices })
+    });
+    let mut it = outs.into_iter();
+    match (it.next(), it.next(), it.next()) {
+        (Some(u), Some(s), Some(vh)) => Ok((u, s, vh)),
+        _ => Err(Error::InvalidArgument("svd: expected three outputs".into())),
+    }
 }
 
 /// The singular values of each matrix, descending, with the real dtype
@@ -441,7 +478,7 @@ pub fn svdvals(x: &Tensor) -> Result<Tensor> {
         }
         Tensor::from_vec(sv, &s.shape(&[m.min(n)]))
     })?;
-    finish(out, x, true)
+    Ok(tape::record(&[x], finish(out, x, true)?, || TapeOp::Linalg(LinalgOp::Svdvals)))
 }
 
 /// The default relative cutoff of [`pinv`] and [`matrix_rank`] in the Array

@@ -29,6 +29,7 @@
 use num_complex::Complex;
 
 use crate::core::error::{Error, Result};
+use crate::core::tape::{self, FftKind, TapeOp};
 use crate::dispatch::unsupported;
 use crate::kernels::fft as k;
 use crate::kernels::row_major;
@@ -164,16 +165,18 @@ fn c2c(op: &str, x: &Tensor, n: Option<usize>, axis: isize, norm: Norm, inverse:
     let c = complex_dtype(op, x.dtype())?;
     let a = axis_index(op, x, axis)?;
     let n = check_n(op, n, x.shape()[a])?;
+    let scale = norm.scale(n, inverse);
     let out = crate::with_complex_dtype!(c, R, {
         let (mut data, shape, perm) = rows::<Complex<R>>(op, x, a, n)?;
         k::complex_rows(&mut data, n, inverse);
-        let s = norm.scale(n, inverse) as R;
+        let s = scale as R;
         if s != 1.0 {
             data.iter_mut().for_each(|v| *v *= s);
         }
         unmove(Tensor::from_vec(data, &shape)?, &perm)
     }, other => Err(unsupported(op, c, "complex64, complex128")))?;
-    Ok(out)
+    let kind = if inverse { FftKind::Inverse } else { FftKind::Forward };
+    Ok(tape::record(&[x], out, || TapeOp::Fft { kind, axis: a, n, scale }))
 }
 
 /// The one-dimensional discrete Fourier transform along `axis` (`xp.fft.fft`,
@@ -259,18 +262,20 @@ pub fn rfft(x: &Tensor, n: Option<usize>, axis: isize, norm: Norm) -> Result<Ten
     let rd = real_dtype("rfft", x.dtype())?;
     let a = axis_index("rfft", x, axis)?;
     let n = check_n("rfft", n, x.shape()[a])?;
-    crate::with_float_compute!(rd, R, {
+    let scale = norm.scale(n, false);
+    let out = crate::with_float_compute!(rd, R, {
         let (data, mut shape, perm) = rows::<R>("rfft", x, a, n)?;
         let mut out = Vec::with_capacity(data.len() / n * (n / 2 + 1));
         k::real_to_complex_rows(&data, n, &mut out);
-        let s = norm.scale(n, false) as R;
+        let s = scale as R;
         if s != 1.0 {
             out.iter_mut().for_each(|v| *v *= s);
         }
         let last = shape.len() - 1;
         shape[last] = n / 2 + 1;
         unmove(Tensor::from_vec(out, &shape)?, &perm)
-    }, other => Err(unsupported("rfft", rd, "float32, float64")))
+    }, other => Err(unsupported("rfft", rd, "float32, float64")))?;
+    Ok(tape::record(&[x], out, || TapeOp::Fft { kind: FftKind::RealToComplex, axis: a, n, scale }))
 }
 
 /// The inverse of [`rfft`]: real output of length `n` (default `2 (m - 1)` for
@@ -289,18 +294,20 @@ fn c2r(op: &str, x: &Tensor, n: Option<usize>, axis: isize, norm: Norm) -> Resul
     let m = x.shape()[a];
     let n = check_n(op, n, (2 * m).saturating_sub(2))?;
     let half = n / 2 + 1;
-    crate::with_complex_dtype!(c, R, {
+    let scale = norm.scale(n, true);
+    let out = crate::with_complex_dtype!(c, R, {
         let (data, mut shape, perm) = rows::<Complex<R>>(op, x, a, half)?;
         let mut out = Vec::with_capacity(data.len() / half * n);
         k::complex_to_real_rows(&data, n, &mut out);
-        let s = norm.scale(n, true) as R;
+        let s = scale as R;
         if s != 1.0 {
             out.iter_mut().for_each(|v| *v *= s);
         }
         let last = shape.len() - 1;
         shape[last] = n;
         unmove(Tensor::from_vec(out, &shape)?, &perm)
-    }, other => Err(unsupported(op, c, "complex64, complex128")))
+    }, other => Err(unsupported(op, c, "complex64, complex128")))?;
+    Ok(tape::record(&[x], out, || TapeOp::Fft { kind: FftKind::ComplexToReal, axis: a, n, scale }))
 }
 
 /// The real-input n-dimensional transform: [`rfft`] over the last of `axes`,

@@ -9,6 +9,8 @@
 
 mod binary;
 mod einsum;
+mod fft;
+mod linalg;
 mod reduce;
 mod scan;
 mod shape;
@@ -40,6 +42,24 @@ pub(super) fn name(op: &TapeOp) -> &'static str {
         TapeOp::Custom(_) => "custom_gradient",
         TapeOp::Cumsum(_) => "cumsum",
         TapeOp::Cumprod(_) => "cumprod",
+        TapeOp::Fft { .. } => "a Fourier transform",
+        TapeOp::Linalg(op) => linalg_name(*op),
+    }
+}
+
+fn linalg_name(op: crate::core::tape::LinalgOp) -> &'static str {
+    use crate::core::tape::LinalgOp as L;
+    match op {
+        L::Cholesky { .. } => "cholesky",
+        L::Det => "det",
+        L::Slogdet => "slogdet",
+        L::Inv => "inv",
+        L::Solve => "solve",
+        L::Qr { .. } => "qr",
+        L::Eigh => "eigh",
+        L::Eigvalsh => "eigvalsh",
+        L::Svd { .. } => "svd",
+        L::Svdvals => "svdvals",
     }
 }
 
@@ -76,6 +96,8 @@ pub(super) fn vjp(e: &Entry, g: &[Tensor]) -> Result<Vec<Option<Tensor>>> {
         TapeOp::Einsum(eq) => einsum::vjp(eq, x, &g[0]),
         TapeOp::Cumsum(axis) => one(scan::cumsum(&g[0], *axis)),
         TapeOp::Cumprod(axis) => one(scan::cumprod(&x[0], &e.outputs[0], &g[0], *axis)),
+        TapeOp::Fft { kind, axis, n, scale } => one(fft::vjp(*kind, *axis, *n, *scale, &x[0], &g[0])),
+        TapeOp::Linalg(op) => linalg::vjp(*op, x, &e.outputs, g),
         TapeOp::Custom(f) => {
             let r = f(g)?;
             if r.len() != x.len() {
