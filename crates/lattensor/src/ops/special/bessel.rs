@@ -134,27 +134,40 @@ fn k_series(x: f64, nu: u32) -> f64 {
     }
 }
 
-/// `e^x K_ν(x)` for `x > 1`: asymptotic series for `x > 50`, else the trapezoidal rule on
-/// `∫₀^∞ e^{-x(cosh t - 1)} cosh(νt) dt` (exponentially convergent).
+/// `e^x K_ν(x)` for `x > 1`, rounded once from [`k_scaled_dd`].
 fn k_scaled_trap(x: f64, nu: u32) -> f64 {
+    k_scaled_dd(x, nu).to_f64()
+}
+
+/// `√(π/2)` in double-double.
+const SQRT_HALF_PI: Dd = Dd(1.253_314_137_315_500_3, -9.164_289_990_229_583e-17);
+
+/// `e^x K_ν(x)` for `x > 1` in double-double (so that `K_ν = e^{-x} · this` rounds
+/// once): asymptotic series for `x > 50`, else the trapezoidal rule on
+/// `∫₀^∞ e^{-x(cosh t - 1)} cosh(νt) dt` (exponentially convergent).
+fn k_scaled_dd(x: f64, nu: u32) -> Dd {
     if x == f64::INFINITY {
-        return 0.0;
+        return Dd(0.0, 0.0);
     }
     if x > 50.0 {
         // asymptotic: √(π/2x) Σ Π((4ν² - (2j-1)²)) / (k! (8x)^k)
         let mu = 4.0 * f64::from(nu * nu);
         let mut term = 1.0;
-        let mut sum = 1.0;
+        let mut sum = Dd(1.0, 0.0);
         for k in 1..80 {
             let odd = f64::from(2 * k - 1);
             term *= (mu - odd * odd) / (f64::from(k) * 8.0 * x);
-            sum += term;
-            if term.abs() < 1e-18 * sum {
+            sum = sum.add(Dd(term, 0.0));
+            if term.abs() < 1e-18 * sum.0 {
                 break;
             }
         }
-        // √(π/2) / √x rather than √(π/2x): 2x overflows near f64::MAX
-        return sum * (0.5 * PI).sqrt() / x.sqrt();
+        // √(π/2) / √x rather than √(π/2x) (2x overflows near f64::MAX), with √x in
+        // double-double: the rounded root plus one Newton step (x - s² exact by two_prod)
+        let s = x.sqrt();
+        let (p, e) = two_prod(s, s);
+        let root = Dd(s, 0.0).add(Dd(((x - p) - e) / (2.0 * s), 0.0));
+        return sum.mul(SQRT_HALF_PI).div(root);
     }
     // u = sinh(t/2): e^x K_ν(x) = ∫₀^∞ e^{-2xu²} (1 + 2u²)^ν · 2/√(1+u²) du. With a step that is a
     // power of two, 2u² is exact and the exponent has a single rounding; the integrand is analytic
@@ -173,7 +186,8 @@ fn k_scaled_trap(x: f64, nu: u32) -> f64 {
             break;
         }
     }
-    sum.to_f64() * h
+    // h is a power of two: exact
+    Dd(sum.0 * h, sum.1 * h)
 }
 
 fn k_plain(x: f64, nu: u32) -> f64 {
@@ -190,6 +204,9 @@ fn k_plain(x: f64, nu: u32) -> f64 {
             let e = (-0.5 * x).exp();
             e * (e * k_scaled_trap(x, nu))
         }
+    } else if x <= 700.0 {
+        // e^{-x} and the product in double-double, one rounding at the end
+        Dd(-x, 0.0).exp().mul(k_scaled_dd(x, nu)).to_f64()
     } else {
         (-x).exp() * k_scaled_trap(x, nu)
     }
