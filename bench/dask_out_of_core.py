@@ -14,7 +14,8 @@ the einsum's total overflow, with either chunk type)
 
 Each runs on a ``distributed.LocalCluster`` (``--workers`` processes of
 ``--threads`` threads, ``--memory-limit`` each), once with lattensor chunks and
-once with NumPy chunks, interleaved for ``--rounds`` rounds. The script prints
+once with NumPy chunks, interleaved for ``--rounds`` rounds, after an untimed
+warm-up of each (the workers' first import of lattensor). The script prints
 a Markdown table: seconds, throughput (GiB of input per second), the peak
 resident memory of any worker (sampled every 0.2 s) and the ratio NumPy time /
 lattensor time (above 1, lattensor is faster). Both backends' results are
@@ -164,6 +165,16 @@ def main():
         "mean(axis=0)": (lambda a, b: a.mean(axis=0, dtype=acc), 1),
         "einsum('ij,ij->')": (lambda a, b: da.einsum("ij,ij->", a, b, dtype=acc), 2),
     }
+    # Warm-up, not timed: each worker imports lattensor (and registers it with
+    # Dask) when its first lattensor task arrives, which added about 1.3 s to the
+    # first timed computation at 1 GiB; one small run of each workload and chunk
+    # type (two chunks per worker) first.
+    for fn, _n_inputs in workloads.values():
+        for kind in ("lattensor", "numpy"):
+            small = min(rows, 4 * chunk_rows)
+            a = generated(kind, small, args.cols, chunk_rows, args.dtype, args.seed)
+            b = generated(kind, small, args.cols, chunk_rows, args.dtype, args.seed + 1)
+            client.compute(fn(a, b), sync=True)
     for _ in range(args.rounds):
         for wl, (fn, _n_inputs) in workloads.items():
             for kind in ("lattensor", "numpy"):

