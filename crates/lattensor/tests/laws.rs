@@ -525,3 +525,37 @@ proptest! {
         both("bitcast", &|t| bitcast(t, to))?;
     }
 }
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// `x ** 2` (a literal two) is the product `x · x` bit for bit, in the
+    /// dtype and weakness the general pow gives (a weak 0-d tensor two, typed as the literal, takes the
+    /// general path); and for every float dtype the general pow agrees within
+    /// one ulp (the system `powf` is not always correctly rounded).
+    #[test]
+    fn pow_by_a_literal_two_is_the_square(bytes in proptest::collection::vec(any::<u8>(), 64..256), k in 0usize..4, weak in any::<bool>()) {
+        let dtype = [DType::F16, DType::BF16, DType::F32, DType::F64][k];
+        let x = from_bits(&bytes, &[bytes.len() / 8], dtype).with_weak(weak);
+        let fast = ops::pow(&x, 2).unwrap();
+        let product = ops::multiply(&x, &x).unwrap();
+        let general = ops::pow(&x, &Tensor::scalar(2i32).with_weak(true)).unwrap();
+        prop_assert_eq!((fast.dtype(), fast.is_weak()), (general.dtype(), general.is_weak()));
+        prop_assert_eq!(fast.storage_bytes(), product.storage_bytes());
+        let (f, g) = (fast.cast(DType::F64).unwrap().to_vec::<f64>().unwrap(), general.cast(DType::F64).unwrap().to_vec::<f64>().unwrap());
+        for (i, (&f, &g)) in f.iter().zip(&g).enumerate() {
+            let ulp = unit_roundoff(dtype) * 2.0 * g.abs() + tiny(dtype).max(f64::from_bits(1));
+            prop_assert!(f == g || (f.is_nan() && g.is_nan()) || (f - g).abs() <= ulp, "{dtype}[{i}]: {f} against pow's {g}");
+        }
+    }
+}
+
+#[test]
+fn pow_by_a_literal_two_promotes_as_pow() {
+    // an int8 tensor to a float literal two takes pow's promotion (a float result), not int8's product
+    let x = Tensor::from_vec(vec![3i8, -4], &[2]).unwrap();
+    let fast = ops::pow(&x, 2.0).unwrap();
+    let general = ops::pow(&x, &Tensor::scalar(2.0f64).with_weak(true)).unwrap();
+    assert_eq!((fast.dtype(), fast.is_weak()), (general.dtype(), general.is_weak()));
+    assert_eq!(fast.cast(DType::F64).unwrap().to_vec::<f64>().unwrap(), vec![9.0, 16.0]);
+}

@@ -242,6 +242,7 @@ macro_rules! binary_fn {
         float: |$fa:ident, $fb:ident| $float:expr,
         complex: |$ca:ident, $cb:ident| $cplx:expr
         $(, flag_error: $ferr:expr)?
+        $(, shortcut: $shortcut:expr)?
     ) => {
         $(#[$doc])*
         pub fn $name<'a>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'a>>) -> Result<Tensor> {
@@ -275,6 +276,9 @@ macro_rules! binary_fn {
                 let result = p.result;
                 #[allow(clippy::redundant_closure_call)]
                 let result = LatticeType::weak_or_strong(result.dtype, ($weak)(result.weak));
+                $(if let Some(out) = ($shortcut)(&p, result)? {
+                    return Ok(out);
+                })?
                 F::run(&p.a, &p.b, &p.shape, result)
             })
         }
@@ -333,7 +337,28 @@ binary_fn!(
         else if a.re == zero && a.im == zero { if b.re > zero { Complex::new(zero, zero) } else { Complex::new(T::nan(), T::nan()) } }
         else { a.powc(b) }
     },
-    flag_error: Error::InvalidArgument("pow: integers to negative integer powers are not allowed; cast the base to a float first".into()));
+    flag_error: Error::InvalidArgument("pow: integers to negative integer powers are not allowed; cast the base to a float first".into()),
+    shortcut: square_for_two);
+
+/// `a ** 2` for a real float result as `a · a`, computed as [`multiply`]
+/// computes (f16/bf16 in f32): the exact square rounded once, which is what a
+/// correctly rounded pow returns, at a product's speed (`x ** 2` on 4000×64
+/// float64 took 1.5 ms through `powf`, 57 µs as a product). `None` for any
+/// other exponent, a tensor exponent or another result dtype.
+fn square_for_two(p: &Prepared<'_>, result: LatticeType) -> Result<Option<Tensor>> {
+    let d = result.dtype;
+    let two = matches!(p.b, Input::Scalar(s) if s.to::<f64>() == 2.0);
+    if !two || !matches!(d, DType::F16 | DType::BF16 | DType::F32 | DType::F64) {
+        return Ok(None);
+    }
+    let mut out = Tensor::for_overwrite("pow", &p.shape, d)?;
+    with_half_dtype!(d, H,
+        kernels::binary_via::<HalfCompute, H, _>(&p.a, &p.a, out.data_mut::<H>(), |x, y| x * y),
+        other => with_native_dtype!(d, T,
+            kernels::binary::<T, _>(&p.a, &p.a, out.data_mut::<T>(), |x, y| Num::mul(x, y)),
+            other => return Ok(None)));
+    Ok(Some(out.with_weak(result.weak)))
+}
 binary_fn!(
     /// Floor division `⌊a / b⌋`, promoted through the lattice, keeping weakness
     /// (`i32* // 2 → i32*`, `int8 // 2.0 → f64*`, `-7 // 2 = -4`). Floats compute `floor(a / b)`.
