@@ -240,8 +240,12 @@ fn count_true(x: &Tensor, axis: Axes, keepdims: bool) -> Result<Tensor> {
 /// # Errors
 /// [`Error::InvalidArgument`] for an axis out of range.
 pub fn all(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    let x = ops::logical_not(&truth(&to_tensor(a)?)?)?;
-    ops::equal(&count_true(&x, axis.into(), keepdims)?, 0)
+    let (x, axis) = (to_tensor(a)?, axis.into());
+    if let Some(t) = scan_every_axis(&x, &axis, keepdims, false)? {
+        return Ok(t);
+    }
+    let x = ops::logical_not(&truth(&x)?)?;
+    ops::equal(&count_true(&x, axis, keepdims)?, 0)
 }
 
 /// Whether some element along `axis` is true (nonzero) (`tnp.any`; false for
@@ -250,7 +254,26 @@ pub fn all(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result
 /// # Errors
 /// As [`all`].
 pub fn any(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
-    ops::greater(&count_true(&to_tensor(a)?, axis.into(), keepdims)?, 0)
+    let (x, axis) = (to_tensor(a)?, axis.into());
+    if let Some(t) = scan_every_axis(&x, &axis, keepdims, true)? {
+        return Ok(t);
+    }
+    ops::greater(&count_true(&x, axis, keepdims)?, 0)
+}
+
+/// [`any`] (`some`) or [`all`] (`!some`) of a contiguous bool tensor over every
+/// axis, by scanning its bytes for one that decides: a NaN mask of 256 Ki
+/// elements in a few µs, where counting through an int64 sum took 87 µs.
+/// `None` for other inputs, which take the count.
+fn scan_every_axis(x: &Tensor, axis: &Axes, keepdims: bool, some: bool) -> Result<Option<Tensor>> {
+    let Some(values) = x.as_slice::<bool>().filter(|_| matches!(axis, Axes::All)) else {
+        return Ok(None);
+    };
+    // any: some element true; all: no element false. Blocks without an early exit
+    // inside vectorise; the scan stops at the first block that decides.
+    let found = values.chunks(256).any(|block| block.iter().fold(false, |seen, &v| seen | (v == some)));
+    let shape = if keepdims { vec![1; x.rank()] } else { Vec::new() };
+    Tensor::from_vec(vec![found == some], &shape).map(Some)
 }
 
 /// The number of nonzero (true; NaN counts) elements along `axis`
@@ -268,4 +291,49 @@ pub fn any(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result
 /// As [`all`].
 pub fn count_nonzero(a: impl Into<Value>, axis: impl Into<Axes>, keepdims: bool) -> Result<Tensor> {
     count_true(&to_tensor(a)?, axis.into(), keepdims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte scan over every axis against the count it replaces (which a
+    /// strided view of the same values still takes), at block edges, with no
+    /// element and with keepdims.
+    #[test]
+    fn scans_agree_with_counts() {
+        for len in [0usize, 1, 255, 256, 257, 600] {
+            for hit in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1)), Some(255)] {
+                for base in [false, true] {
+                    let mut v = vec![base; len];
+                    if let Some(i) = hit.filter(|&i| i < len) {
+                        v[i] = !base;
+                    }
+                    // the same values at even positions of a longer tensor: a strided view
+                    let doubled: Vec<bool> = v.iter().flat_map(|&b| [b, !b]).collect();
+                    let wide = Tensor::from_vec(doubled, &[len, 2]).unwrap();
+                    let strided = wide
+                        .slice(&[
+                            crate::SliceArg::Range { start: None, stop: None, step: 1 },
+                            crate::SliceArg::Index(0),
+                        ])
+                        .unwrap();
+                    assert!(len < 2 || strided.as_slice::<bool>().is_none());
+                    let x = Tensor::from_vec(v.clone(), &[len]).unwrap();
+                    for keepdims in [false, true] {
+                        for (name, f) in [("any", any as fn(Tensor, Axes, bool) -> Result<Tensor>), ("all", all)] {
+                            let (scan, count) = (
+                                f(x.clone(), Axes::All, keepdims).unwrap(),
+                                f(strided.clone(), Axes::All, keepdims).unwrap(),
+                            );
+                            assert_eq!(scan.shape(), count.shape(), "{name} len {len}");
+                            assert_eq!(scan.to_vec::<bool>().unwrap(), count.to_vec::<bool>().unwrap(), "{name} {v:?}");
+                            let want = if name == "any" { v.iter().any(|&b| b) } else { v.iter().all(|&b| b) };
+                            assert_eq!(scan.to_vec::<bool>().unwrap(), vec![want], "{name} len {len} hit {hit:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
