@@ -355,7 +355,7 @@ fn square_for_two(p: &Prepared<'_>, result: LatticeType) -> Result<Option<Tensor
     with_half_dtype!(d, H,
         kernels::binary_via::<HalfCompute, H, _>(&p.a, &p.a, out.data_mut::<H>(), |x, y| x * y),
         other => with_native_dtype!(d, T,
-            kernels::binary::<T, _>(&p.a, &p.a, out.data_mut::<T>(), |x, y| Num::mul(x, y)),
+            kernels::binary::<T, _>(&p.a, &p.a, out.data_mut::<T>(), Num::mul),
             other => return Ok(None)));
     Ok(Some(out.with_weak(result.weak)))
 }

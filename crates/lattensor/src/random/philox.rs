@@ -89,6 +89,7 @@ impl Stream {
     /// The next [`LANES`] blocks, block `i`'s word `j` in `[j][i]`: what
     /// `LANES` calls of [`Stream::next_block`] give, computed by [`lanes`].
     #[inline(always)]
+    #[allow(clippy::needless_range_loop)] // lane i of four word arrays at once
     pub(crate) fn next_lanes(&mut self) -> [[u32; LANES]; 4] {
         let c = self.counter;
         self.counter = c.wrapping_add(LANES as u128);
@@ -243,6 +244,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)] // lane i of four word arrays at once
     fn lanes_give_the_blocks_of_the_scalar_path() {
         // counters where the low word, the low 64 bits and all 128 bits wrap
         // inside a batch, and plain ones at odd offsets
