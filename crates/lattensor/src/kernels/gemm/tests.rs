@@ -213,6 +213,7 @@ fn products_match_a_naive_loop_at_every_edge() {
         (14, 32, 2000),   // B read in place over two depth blocks (f32), packed (f64)
         (20, 40, 1500),   // the same with a packed last panel of 8 columns (f32)
         (13, 1024, 40),   // B's rows 4 KiB apart (f32): packed, not read in place
+        (20, 24, 1300),   // column bands (B packed on one thread) over two depth blocks (f32)
         (3, 2, 0),
     ] {
         // row-major, A transposed, B transposed, both
