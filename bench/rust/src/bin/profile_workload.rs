@@ -11,7 +11,8 @@
 //!   to explore shapes without a rebuild; with one, separate workloads by `;`.
 //!   `ein64:…` does the same on f64 operands. Likewise `add:DTYPE:N` adds two
 //!   vectors of N elements of that dtype, `exp:DTYPE:N` takes `exp` of one, and
-//!   `un:OP:N` runs a unary op (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast) on N f32.
+//!   `un:OP:N` runs a unary op (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast) on N f32,
+//!   and `sum:DTYPE:SHAPE:AXIS` a sum over one axis or `all` (`sum:f32:4000x64:1`).
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -27,11 +28,11 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| sum_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N or un:OP:N",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N, un:OP:N or sum:DTYPE:SHAPE:AXIS",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)
@@ -98,6 +99,21 @@ fn exp_spec(spec: &str) -> Option<workloads::Call> {
     let n: usize = parts.next()?.parse().ok()?;
     let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &[n]).ok()?.cast(dtype).ok()?;
     Some(Box::new(move || lattensor::ops::exp(&a).expect("the exp runs")))
+}
+
+/// `sum:DTYPE:SHAPE:AXIS`: `reduce_sum` over one axis (or `all`) of a tensor of
+/// that shape and DTYPE (f32 values cast), e.g. `sum:f32:4000x64:1`.
+fn sum_spec(spec: &str) -> Option<workloads::Call> {
+    let mut parts = spec.strip_prefix("sum:")?.split(':');
+    let dtype = lattensor::DType::parse(parts.next()?).ok()?;
+    let dims: Vec<usize> = parts.next()?.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
+    let axis = match parts.next()? {
+        "all" => lattensor::ops::Axes::All,
+        a => lattensor::ops::Axes::from(a.parse::<i32>().ok()?),
+    };
+    let n: usize = dims.iter().product();
+    let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &dims).ok()?.cast(dtype).ok()?;
+    Some(Box::new(move || lattensor::ops::reduce_sum(&a, axis.clone(), false).expect("the sum runs")))
 }
 
 /// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).
