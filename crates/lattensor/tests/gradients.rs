@@ -27,18 +27,32 @@ fn weighted(f: &dyn Fn(&[Tensor]) -> Result<Tensor>, xs: &[Tensor]) -> Result<Te
     ops::reduce_sum(&ops::multiply(&y, &w)?, None, false)
 }
 
-/// Checks the tape's gradient of every input against central differences.
-pub(crate) fn check(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: Vec<Tensor>) {
+/// The tape's gradient of `loss` (computed from `xs`) for every input, each
+/// present and of its input's shape.
+pub(crate) fn tape_gradients(name: &str, xs: &[Tensor], loss: impl FnOnce() -> Result<Tensor>) -> Vec<Tensor> {
     let tape = GradientTape::new();
-    for x in &xs {
+    for x in xs {
         tape.watch(x);
     }
-    let loss = tape.record(|| weighted(&f, &xs)).unwrap_or_else(|e| panic!("{name}: forward failed: {e}"));
+    let target = tape.record(loss).unwrap_or_else(|e| panic!("{name}: forward failed: {e}"));
     let refs: Vec<&Tensor> = xs.iter().collect();
-    let grads = tape.gradient(&loss, &refs).unwrap_or_else(|e| panic!("{name}: gradient failed: {e}"));
-    for (i, x) in xs.iter().enumerate() {
-        let g = grads[i].as_ref().unwrap_or_else(|| panic!("{name}: input {i} has no gradient"));
-        assert_eq!(g.shape(), x.shape(), "{name}: gradient {i} shape");
+    let grads = tape.gradient(&target, &refs).unwrap_or_else(|e| panic!("{name}: gradient failed: {e}"));
+    grads
+        .into_iter()
+        .zip(xs)
+        .enumerate()
+        .map(|(i, (g, x))| {
+            let g = g.unwrap_or_else(|| panic!("{name}: input {i} has no gradient"));
+            assert_eq!(g.shape(), x.shape(), "{name}: gradient {i} shape");
+            g
+        })
+        .collect()
+}
+
+/// Checks the tape's gradient of every input against central differences.
+pub(crate) fn check(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, xs: Vec<Tensor>) {
+    let grads = tape_gradients(name, &xs, || weighted(&f, &xs));
+    for (i, (x, g)) in xs.iter().zip(&grads).enumerate() {
         assert_eq!(g.dtype(), DType::F64, "{name}: gradient {i} dtype");
         let got = g.to_vec::<f64>().unwrap();
         let base = x.to_vec::<f64>().unwrap();

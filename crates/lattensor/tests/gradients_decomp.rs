@@ -8,7 +8,7 @@ use lattensor::ops::linalg::matrix_transpose;
 use lattensor::{GradientTape, Result, Tensor, ops};
 use num_complex::Complex64;
 
-use crate::gradients::{check, sample, t, x1};
+use crate::gradients::{check, sample, t, tape_gradients, x1};
 
 /// A complex tensor with parts drawn from `[-1, 1)`.
 fn z1(seed: u64, shape: &[usize]) -> Tensor {
@@ -35,16 +35,8 @@ fn loss(f: &dyn Fn(&[Tensor]) -> Result<Tensor>, zs: &[Tensor]) -> Result<Tensor
 /// Checks the tape's gradient of every complex input against central
 /// differences of the real and imaginary parts.
 fn check_complex(name: &str, f: impl Fn(&[Tensor]) -> Result<Tensor>, zs: Vec<Tensor>) {
-    let tape = GradientTape::new();
-    for z in &zs {
-        tape.watch(z);
-    }
-    let target = tape.record(|| loss(&f, &zs)).unwrap_or_else(|e| panic!("{name}: forward failed: {e}"));
-    let refs: Vec<&Tensor> = zs.iter().collect();
-    let grads = tape.gradient(&target, &refs).unwrap_or_else(|e| panic!("{name}: gradient failed: {e}"));
-    for (i, z) in zs.iter().enumerate() {
-        let g = grads[i].as_ref().unwrap_or_else(|| panic!("{name}: input {i} has no gradient"));
-        assert_eq!(g.shape(), z.shape(), "{name}: gradient {i} shape");
+    let grads = tape_gradients(name, &zs, || loss(&f, &zs));
+    for (i, (z, g)) in zs.iter().zip(&grads).enumerate() {
         let got = g.to_vec::<Complex64>().unwrap();
         let base = z.to_vec::<Complex64>().unwrap();
         for k in 0..base.len() {
