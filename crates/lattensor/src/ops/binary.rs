@@ -353,7 +353,7 @@ fn square_for_two(p: &Prepared<'_>, result: LatticeType) -> Result<Option<Tensor
     }
     let mut out = Tensor::for_overwrite("pow", &p.shape, d)?;
     with_half_dtype!(d, H,
-        kernels::binary_via::<HalfCompute, H, _>(&p.a, &p.a, out.data_mut::<H>(), |x, y| x * y),
+        kernels::binary_via::<HalfCompute, H, _>(&p.a, &p.a, out.data_mut::<H>(), Num::mul),
         other => with_native_dtype!(d, T,
             kernels::binary::<T, _>(&p.a, &p.a, out.data_mut::<T>(), Num::mul),
             other => return Ok(None)));

@@ -40,6 +40,34 @@ impl Axes {
     pub fn from_slice(axes: &[isize]) -> Self {
         Axes::Some(axes.to_vec())
     }
+
+    /// Which axes of a rank-`rank` input of `shape` these name, for `op`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidArgument`] for an axis out of range or named twice.
+    pub(crate) fn reduced(&self, op: &str, shape: &[usize]) -> Result<Vec<bool>> {
+        let rank = shape.len();
+        let mut reduced = vec![false; rank];
+        match self {
+            Axes::All => reduced.iter_mut().for_each(|r| *r = true),
+            Axes::Some(list) => {
+                for &a in list {
+                    let ax = normalize_axis(a, rank, op).map_err(|_| {
+                        Error::InvalidArgument(format!(
+                            "{op}: invalid reduction axis {a} for input of rank {rank} (shape {shape:?}); axes must be in [{}, {rank})",
+                            -(rank as isize)
+                        ))
+                    })?;
+                    if std::mem::replace(&mut reduced[ax], true) {
+                        return Err(Error::InvalidArgument(format!(
+                            "{op}: axes {list:?} contain the dimension {ax} twice"
+                        )));
+                    }
+                }
+            }
+        }
+        Ok(reduced)
+    }
 }
 
 impl From<i32> for Axes {
@@ -82,26 +110,7 @@ struct Plan {
 
 fn plan(op: &str, x: &Tensor, axes: &Axes, keepdims: bool) -> Result<Plan> {
     let rank = x.rank();
-    let mut reduced = vec![false; rank];
-    match axes {
-        Axes::All => reduced.iter_mut().for_each(|r| *r = true),
-        Axes::Some(list) => {
-            for &a in list {
-                let ax = normalize_axis(a, rank, op).map_err(|_| {
-                    Error::InvalidArgument(format!(
-                        "{op}: invalid reduction axis {a} for input of rank {rank} (shape {:?}); axes must be in [{}, {rank})",
-                        x.shape(),
-                        -(rank as isize)
-                    ))
-                })?;
-                if std::mem::replace(&mut reduced[ax], true) {
-                    return Err(Error::InvalidArgument(format!(
-                        "{op}: axes {list:?} contain the dimension {ax} twice"
-                    )));
-                }
-            }
-        }
-    }
+    let reduced = axes.reduced(op, x.shape())?;
     let shape = x.shape();
     let kept: Vec<usize> = (0..rank).filter(|&i| !reduced[i]).collect();
     let gone: Vec<usize> = (0..rank).filter(|&i| reduced[i]).collect();
@@ -555,6 +564,19 @@ mod tests {
 
     fn m(v: Vec<f64>, shape: &[usize]) -> Tensor {
         Tensor::from_vec(v, shape).unwrap()
+    }
+
+    #[test]
+    fn axes_name_every_axis_as_all_or_each_axis_once() {
+        let every = |axes: Axes, rank: usize| axes.reduced("t", &vec![2; rank]).is_ok_and(|r| r.iter().all(|&r| r));
+        assert!(every(Axes::All, 3));
+        assert!(every(Axes::Some(vec![2, 0, -2]), 3));
+        assert!(!every(Axes::Some(vec![0, 1]), 3));
+        assert!(Axes::Some(vec![0, 0, 1]).reduced("t", &[2, 2, 2]).is_err());
+        assert!(Axes::Some(vec![0, 1, 3]).reduced("t", &[2, 2, 2]).is_err());
+        assert!(!every(Axes::Some(vec![0, 0, 1]), 3));
+        assert!(!every(Axes::Some(vec![0, 1, 3]), 3));
+        assert!(every(Axes::Some(vec![]), 0));
     }
 
     // Found by the TF golden test: the compensation turned an infinite sum into NaN.

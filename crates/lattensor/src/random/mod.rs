@@ -77,17 +77,9 @@ fn fill_blocks<T: Element, const P: usize>(
     for_chunks(out.data_mut::<T>(), |start, chunk| {
         let mut s = stream.skipped((start / P) as u64);
         simd!({
-            let mut batches = chunk.chunks_exact_mut(P * LANES);
-            for batch in &mut batches {
+            for batch in chunk.chunks_mut(P * LANES) {
                 let w = s.next_lanes();
-                for (i, g) in batch.chunks_exact_mut(P).enumerate() {
-                    values([w[0][i], w[1][i], w[2][i], w[3][i]], g);
-                }
-            }
-            let rest = batches.into_remainder();
-            if !rest.is_empty() {
-                let w = s.next_lanes();
-                for (i, g) in rest.chunks_mut(P).enumerate() {
+                for (i, g) in batch.chunks_mut(P).enumerate() {
                     values([w[0][i], w[1][i], w[2][i], w[3][i]], g);
                 }
             }
