@@ -41,7 +41,7 @@ impl Axes {
         Axes::Some(axes.to_vec())
     }
 
-    /// Which axes of a rank-`rank` input of `shape` these name, for `op`.
+    /// Which axes of an input of `shape` these name (true for each), for `op`.
     ///
     /// # Errors
     /// [`Error::InvalidArgument`] for an axis out of range or named twice.
