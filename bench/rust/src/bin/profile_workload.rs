@@ -12,7 +12,8 @@
 //!   `ein64:…` does the same on f64 operands. Likewise `add:DTYPE:N` adds two
 //!   vectors of N elements of that dtype, `exp:DTYPE:N` takes `exp` of one, and
 //!   `un:OP:N` runs a unary op (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast) on N f32,
-//!   and `sum:DTYPE:SHAPE:AXIS` a sum over one axis or `all` (`sum:f32:4000x64:1`).
+//!   and `sum:DTYPE:SHAPE:AXIS` a sum over one axis or `all` (`sum:f32:4000x64:1`);
+//!   `max:…` and `min:…` take the same arguments for `reduce_max` and `reduce_min`.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -28,11 +29,11 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| sum_spec(n)).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| reduce_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N, un:OP:N or sum:DTYPE:SHAPE:AXIS",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N, un:OP:N or sum|max|min:DTYPE:SHAPE:AXIS",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)
@@ -102,9 +103,17 @@ fn exp_spec(spec: &str) -> Option<workloads::Call> {
 }
 
 /// `sum:DTYPE:SHAPE:AXIS`: `reduce_sum` over one axis (or `all`) of a tensor of
-/// that shape and DTYPE (f32 values cast), e.g. `sum:f32:4000x64:1`.
-fn sum_spec(spec: &str) -> Option<workloads::Call> {
-    let mut parts = spec.strip_prefix("sum:")?.split(':');
+/// that shape and DTYPE (f32 values cast), e.g. `sum:f32:4000x64:1`; `max:` and
+/// `min:` run `reduce_max` and `reduce_min` the same way.
+fn reduce_spec(spec: &str) -> Option<workloads::Call> {
+    let (op, rest) = spec.split_once(':')?;
+    let f: fn(&lattensor::Tensor, lattensor::ops::Axes, bool) -> lattensor::Result<lattensor::Tensor> = match op {
+        "sum" => |t, a, k| lattensor::ops::reduce_sum(t, a, k),
+        "max" => |t, a, k| lattensor::ops::reduce_max(t, a, k),
+        "min" => |t, a, k| lattensor::ops::reduce_min(t, a, k),
+        _ => return None,
+    };
+    let mut parts = rest.split(':');
     let dtype = lattensor::DType::parse(parts.next()?).ok()?;
     let dims: Vec<usize> = parts.next()?.split('x').map(|d| d.parse().ok()).collect::<Option<_>>()?;
     let axis = match parts.next()? {
@@ -113,7 +122,7 @@ fn sum_spec(spec: &str) -> Option<workloads::Call> {
     };
     let n: usize = dims.iter().product();
     let a = lattensor::Tensor::from_vec(workloads::floats(n, 0), &dims).ok()?.cast(dtype).ok()?;
-    Some(Box::new(move || lattensor::ops::reduce_sum(&a, axis.clone(), false).expect("the sum runs")))
+    Some(Box::new(move || f(&a, axis.clone(), false).expect("the reduction runs")))
 }
 
 /// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).

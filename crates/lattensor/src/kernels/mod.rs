@@ -9,13 +9,14 @@
 //!   prefetches and streaming stores, vectorised conversions; [`exp`].
 //! - [`matmul`] (batched matrix products over strided views, choosing
 //!   `gemm` or a plain loop) and [`sums`] (sums, long and compensated, and
-//!   row/column sums).
+//!   row/column sums); [`extremum`] (the folds of `reduce_max` and `reduce_min`).
 
 pub(crate) mod copy;
 pub(crate) mod dd;
 pub(crate) mod decomp;
 pub(crate) mod elementwise;
 pub(crate) mod exp;
+pub(crate) mod extremum;
 pub(crate) mod fft;
 pub(crate) mod fused_half;
 #[cfg(target_arch = "x86_64")]

@@ -4,7 +4,8 @@
 
 use crate::core::error::Result;
 use crate::core::layout::normalize_axis;
-use crate::kernels::row_major;
+use crate::kernels::extremum::{self, Extreme};
+use crate::kernels::{par_map, row_major};
 use crate::{DType, Tensor};
 
 use super::unary::unsupported;
@@ -71,68 +72,39 @@ fn arg_extremum(op: &str, x: &Tensor, axis: isize, output_type: DType, max: bool
     let perm: Vec<usize> = (0..x.rank()).filter(|&d| d != ax).chain([ax]).collect();
     let rows = x.transpose(&perm)?;
     let d = x.dtype();
-    // one pass reads the transposed view in row-major order, converted exactly
-    let idx: Vec<i64> = if d.is_float() {
-        // every float dtype converts to f64 exactly
-        search(&row_major::<f64>(&rows, op)?, n, max)
-    } else if d == DType::U64 {
-        search(&row_major::<u64>(&rows, op)?, n, max)
-    } else {
-        // bool and every other integer convert to i64 exactly
-        search(&row_major::<i64>(&rows, op)?, n, max)
-    };
+    // f32, f64 and the integers in their own type; bfloat16, float16 and the other
+    // floats as f32, bool, int4 and uint4 as i64 (all exact)
+    let idx: Vec<i64> = crate::with_float_compute!(d, C, positions::<C>(&rows, n, max, op)?, other => {
+        crate::with_int_dtype!(d, T, positions::<T>(&rows, n, max, op)?, other => {
+            if d.is_float() { positions::<f32>(&rows, n, max, op)? } else { positions::<i64>(&rows, n, max, op)? }
+        })
+    });
     let shape: Vec<usize> = x.shape().iter().enumerate().filter(|&(i, _)| i != ax).map(|(_, &s)| s).collect();
     Tensor::from_vec(idx, &shape)?.cast(output_type)
 }
 
-/// An order in which NaN is above everything, for the searches.
-trait Ranked: Copy {
-    fn is_nan(self) -> bool;
-    fn above(self, other: Self) -> bool;
-}
-
-impl Ranked for f64 {
-    fn is_nan(self) -> bool {
-        f64::is_nan(self)
-    }
-    fn above(self, other: Self) -> bool {
-        self > other
-    }
-}
-
-macro_rules! ranked_int {
-    ($($t:ty),*) => {$(
-        impl Ranked for $t {
-            fn is_nan(self) -> bool {
-                false
-            }
-            fn above(self, other: Self) -> bool {
-                self > other
-            }
+/// For each row of `n` values of `rows` (the searched axis last, read as `C`),
+/// the index of its first maximum (`max`) or minimum, or of its first NaN.
+fn positions<C: Extreme>(rows: &Tensor, n: usize, max: bool, op: &str) -> Result<Vec<i64>> {
+    let copy;
+    let values = match rows.as_slice::<C>() {
+        Some(v) => v,
+        None => {
+            copy = row_major::<C>(rows, op)?;
+            &copy[..]
         }
-    )*};
+    };
+    let first = if max { first_extremum::<C, true> } else { first_extremum::<C, false> };
+    Ok(par_map(values.len() / n, values.len(), |o| first(&values[o * n..(o + 1) * n])))
 }
-ranked_int!(i64, u64);
 
-/// For each row of `n` values, the index of its first maximum (`max`) or
-/// minimum, a NaN ending the search.
-fn search<T: Ranked>(values: &[T], n: usize, max: bool) -> Vec<i64> {
-    values
-        .chunks_exact(n)
-        .map(|row| {
-            let mut best = 0;
-            for (i, &v) in row.iter().enumerate() {
-                if v.is_nan() {
-                    return i as i64;
-                }
-                let better = if max { v.above(row[best]) } else { row[best].above(v) };
-                if better {
-                    best = i;
-                }
-            }
-            best as i64
-        })
-        .collect()
+/// The index of the first NaN of `row`, or else of the first element equal to
+/// its extremum (`-0.0` equals `0.0`): the extremum's vectorised fold, then a
+/// search that stops at the index.
+fn first_extremum<C: Extreme, const MAX: bool>(row: &[C]) -> i64 {
+    let m = extremum::fold::<C, MAX>(extremum::identity::<C, MAX>(), row);
+    let at = if m.is_nan() { row.iter().position(|x| x.is_nan()) } else { row.iter().position(|&x| x == m) };
+    at.unwrap_or(0) as i64
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ use crate::core::element::Element;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 use crate::core::tape::{self, TapeOp};
+use crate::kernels::extremum::{self, Extreme, column_extrema};
 use crate::kernels::strided::Walk;
 use crate::kernels::sums::{
     CKahan, Kahan, ckahan_combine, ckahan_fold, column_sums, finish, kahan_add, kahan_combine, kahan_fold, narrow_fold,
@@ -374,29 +375,34 @@ fn extremum(op: &str, x: &Tensor, axis: Axes, keepdims: bool, max: bool) -> Resu
         return Err(unsupported(op, d, "every dtype but bool and complex"));
     }
     let p = plan(op, x, &axis, keepdims)?;
-    let pick = move |a: f64, b: f64| {
-        if a.is_nan() || b.is_nan() {
-            f64::NAN
-        } else if (b > a) == max {
-            b
-        } else {
-            a
+    let w = x.is_weak();
+    // f32, f64 and the integers fold in their own type, bfloat16 and float16 in f32 (as they
+    // compute; exact); the low-precision storage dtypes in f32 or, int4 and uint4, in i64
+    // from their own range
+    crate::with_float_dtype!(d, C, S, extremes::<S, C>(&p, max, (C::LOWEST, C::HIGHEST), d, w), other => {
+        crate::with_int_dtype!(d, T, extremes::<T, T>(&p, max, (T::LOWEST, T::HIGHEST), d, w), other => {
+            if d.is_float() {
+                extremes::<f32, f32>(&p, max, (f32::LOWEST, f32::HIGHEST), d, w)
+            } else {
+                let (lo, hi) = d.iinfo().map_or((0, 0), |i| (i.min as i64, i.max as i64));
+                extremes::<i64, i64>(&p, max, (lo, hi), d, w)
+            }
+        })
+    })
+}
+
+/// `reduce_max` (`max`) or `reduce_min` over the plan, of `dtype` data stored as `S`
+/// and folded in `C` from `init.0` (max) or `init.1` (min), as a tensor of `dtype`.
+fn extremes<S: Element, C: Extreme>(p: &Plan, max: bool, init: (C, C), dtype: DType, weak: bool) -> Result<Tensor> {
+    fn run<S: Element, C: Extreme, const MAX: bool>(p: &Plan, init: C) -> Vec<C> {
+        // leading axes of a contiguous input: its rows folded element-wise, in memory order
+        if let (true, Some(data)) = (p.outer > 1, p.rows.as_ref().and_then(|x| x.as_slice::<S>())) {
+            return column_extrema::<S, C, MAX>(data, p.inner, p.outer, init);
         }
-    };
-    if d.is_float() {
-        let init = if max { f64::NEG_INFINITY } else { f64::INFINITY };
-        let v = fold_blocks::<f64, f64>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick(a, b)), pick);
-        return emit(&p, &v, d, x.is_weak());
+        fold_blocks::<C, C>(p, init, extremum::fold::<C, MAX>, extremum::pick::<C, MAX>)
     }
-    let (lo, hi) = d.iinfo().map_or((0, 0), |i| (i.min, i.max));
-    let init = if max { lo } else { hi };
-    let pick_i = move |a: i128, b: i128| if max { a.max(b) } else { a.min(b) };
-    let v = if d == DType::U64 {
-        fold_blocks::<u64, i128>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick_i(a, b as i128)), pick_i)
-    } else {
-        fold_blocks::<i64, i128>(&p, init, move |s, xs| xs.iter().fold(s, |a, &b| pick_i(a, b as i128)), pick_i)
-    };
-    emit_ints(&p, &v, d, x.is_weak())
+    let v = if max { run::<S, C, true>(p, init.0) } else { run::<S, C, false>(p, init.1) };
+    emit(p, &v, dtype, weak)
 }
 
 /// Maximum over `axis`; NaN propagates; the maximum of no elements is `-inf`
@@ -640,6 +646,170 @@ mod tests {
         assert_eq!(l.item::<f64>().unwrap(), f64::NEG_INFINITY);
         let l = reduce_logsumexp(&m(vec![1000.0, 1000.0], &[2]), Axes::All, false).unwrap();
         assert!((l.item::<f64>().unwrap() - (1000.0 + 2f64.ln())).abs() < 1e-12);
+    }
+
+    /// The scalar fold every extremum must equal bit for bit: the elements as f64
+    /// (exact for every dtype), in order, a NaN winning, a later value replacing
+    /// the running one when greater (max) or not greater (min).
+    fn scalar_extremum(xs: &[f64], max: bool) -> f64 {
+        xs.iter().fold(if max { f64::NEG_INFINITY } else { f64::INFINITY }, |a, &b| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else if (b > a) == max {
+                b
+            } else {
+                a
+            }
+        })
+    }
+
+    /// `reduce_max` (`max`) or `reduce_min` over `axis`, read back as f64 bits.
+    fn extremum_bits(x: &Tensor, axis: impl Into<Axes>, max: bool) -> Vec<u64> {
+        let r = if max { reduce_max(x, axis, false) } else { reduce_min(x, axis, false) }.unwrap();
+        assert_eq!(r.dtype(), x.dtype());
+        r.to_vec::<f64>().unwrap().iter().map(|v| v.to_bits()).collect()
+    }
+
+    const FLOATS: [DType; 4] = [DType::F16, DType::BF16, DType::F32, DType::F64];
+
+    #[test]
+    fn max_keeps_the_first_zero_and_min_the_last_in_every_float_dtype() {
+        let (neg, pos) = ((-0.0f64).to_bits(), 0.0f64.to_bits());
+        for d in FLOATS {
+            let v = |xs: Vec<f64>, shape: &[usize]| m(xs, shape).cast(d).unwrap();
+            for (xs, max, want) in [
+                ([-0.0, 0.0], true, neg),
+                ([0.0, -0.0], true, pos),
+                ([-0.0, 0.0], false, pos),
+                ([0.0, -0.0], false, neg),
+            ] {
+                assert_eq!(extremum_bits(&v(xs.to_vec(), &[2]), 0, max), vec![want], "{d} {xs:?} max {max}");
+                // in a long row (the lanes, then the zero pass) and down a column (the rows folded element-wise)
+                let other = if max { -1.0 } else { 1.0 };
+                let mut long = vec![other; 300];
+                (long[40], long[250]) = (xs[0], xs[1]);
+                assert_eq!(extremum_bits(&v(long.clone(), &[300]), 0, max), vec![want], "{d} long {xs:?}");
+                assert_eq!(extremum_bits(&v(long, &[300, 1]), 0, max), vec![want], "{d} column {xs:?}");
+                let mut cols = vec![other; 2 * 70];
+                (cols[2], cols[2 * 69]) = (xs[0], xs[1]);
+                (cols[2 * 3 + 1], cols[2 * 69 + 1]) = (xs[0], xs[1]);
+                assert_eq!(extremum_bits(&v(cols, &[70, 2]), 0, max), vec![want; 2], "{d} columns {xs:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_nan_anywhere_gives_nan_in_every_float_dtype() {
+        for d in FLOATS {
+            for n in [3usize, 64, 200] {
+                for at in [0, n / 2, n - 1] {
+                    let mut xs: Vec<f64> = (0..n).map(|i| i as f64 - 5.0).collect();
+                    xs[at] = f64::NAN;
+                    for max in [true, false] {
+                        for shape in [vec![n], vec![1, n], vec![n, 1]] {
+                            let axis = if shape[0] == n { 0 } else { 1 };
+                            let x = m(xs.clone(), &shape).cast(d).unwrap();
+                            let got = extremum_bits(&x, axis, max);
+                            // the NaN today's scalar fold gives, rounded to the dtype (positive, quiet)
+                            let want = m(vec![f64::NAN], &[1]).cast(d).unwrap().to_vec::<f64>().unwrap()[0];
+                            assert_eq!(got, vec![want.to_bits()], "{d} {shape:?} NaN at {at} max {max}");
+                        }
+                    }
+                }
+            }
+            // one NaN per row and per column, at the first, middle and last place
+            let x = m(vec![f64::NAN, 1.0, 2.0, 1.0, f64::NAN, 2.0, 1.0, 2.0, f64::NAN, 0.5, 0.5, 0.5], &[4, 3]);
+            let x = x.cast(d).unwrap();
+            for max in [true, false] {
+                let rows: Vec<bool> = extremum_bits(&x, 1, max).iter().map(|&b| f64::from_bits(b).is_nan()).collect();
+                assert_eq!(rows, [true, true, true, false], "{d} rows");
+                let cols: Vec<bool> = extremum_bits(&x, 0, max).iter().map(|&b| f64::from_bits(b).is_nan()).collect();
+                assert_eq!(cols, [true; 3], "{d} columns");
+            }
+        }
+    }
+
+    #[test]
+    fn empty_extrema_are_the_identities() {
+        for d in FLOATS {
+            for shape in [vec![0], vec![0, 3]] {
+                let e = Tensor::zeros(&shape, d).unwrap();
+                let n = shape.get(1).copied().unwrap_or(1);
+                assert_eq!(extremum_bits(&e, 0, true), vec![f64::NEG_INFINITY.to_bits(); n], "{d}");
+                assert_eq!(extremum_bits(&e, 0, false), vec![f64::INFINITY.to_bits(); n], "{d}");
+            }
+        }
+        for d in DType::ALL.into_iter().filter(|d| d.is_integer()) {
+            let info = d.iinfo().unwrap();
+            for shape in [vec![0], vec![0, 3], vec![3, 0]] {
+                let e = Tensor::zeros(&shape, d).unwrap();
+                let axis = if shape[0] == 0 { 0 } else { 1 };
+                let got = |max| {
+                    let r = if max { reduce_max(&e, axis, false) } else { reduce_min(&e, axis, false) }.unwrap();
+                    (r.dtype(), r.to_vec::<i64>().unwrap().into_iter().map(|v| v as i128).collect::<Vec<_>>())
+                };
+                let n = if shape[0] != 0 { 3 } else { shape.get(1).copied().unwrap_or(1) };
+                // uint64's maximum reads back as i64 -1
+                let wrap = |v: i128| v as i64 as i128;
+                assert_eq!(got(true), (d, vec![wrap(info.min); n]), "{d} {shape:?}");
+                assert_eq!(got(false), (d, vec![wrap(info.max); n]), "{d} {shape:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn extrema_of_every_dtype_layout_and_axis_match_the_scalar_fold() {
+        let (r, c) = (70usize, 150usize);
+        let vals: Vec<f64> = (0..r * c)
+            .map(|i| match (i as u64).wrapping_mul(2_654_435_761) % 997 {
+                0 => 0.0,
+                1 => -0.0,
+                2 => f64::INFINITY,
+                k => k as f64 / 4.0 - 120.0,
+            })
+            .collect();
+        for d in DType::ALL.into_iter().filter(|d| (d.is_float() || d.is_integer()) && !d.is_low_precision()) {
+            let x = m(vals.clone(), &[r, c]).cast(d).unwrap();
+            let exact = x.cast(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            for (view, rows, cols, transposed) in [(x.clone(), r, c, false), (x.t(), c, r, true)] {
+                let at = |i: usize, j: usize| if transposed { j * c + i } else { i * c + j };
+                for max in [true, false] {
+                    let along = |i: usize| -> Vec<f64> { (0..cols).map(|j| exact[at(i, j)]).collect() };
+                    let down = |j: usize| -> Vec<f64> { (0..rows).map(|i| exact[at(i, j)]).collect() };
+                    let want1: Vec<u64> = (0..rows).map(|i| scalar_extremum(&along(i), max).to_bits()).collect();
+                    let want0: Vec<u64> = (0..cols).map(|j| scalar_extremum(&down(j), max).to_bits()).collect();
+                    let all: Vec<f64> = (0..rows).flat_map(along).collect();
+                    assert_eq!(extremum_bits(&view, 1, max), want1, "{d} axis 1 max {max}");
+                    assert_eq!(extremum_bits(&view, 0, max), want0, "{d} axis 0 max {max}");
+                    assert_eq!(extremum_bits(&view, Axes::All, max), vec![scalar_extremum(&all, max).to_bits()]);
+                }
+            }
+        }
+        // integers at their bounds, long and short
+        for d in DType::ALL.into_iter().filter(|d| d.is_integer() && !d.is_low_precision()) {
+            let i = d.iinfo().unwrap();
+            for n in [3usize, 300] {
+                let v: Vec<i64> = (0..n).map(|k| [i.min as i64, 0, i.max as i64, 1][k % 4]).collect();
+                let x = Tensor::from_vec(v, &[n]).unwrap().cast(d).unwrap();
+                let hi = reduce_max(&x, 0, false).unwrap().cast(DType::F64).unwrap().item::<f64>().unwrap();
+                let lo = reduce_min(&x, 0, false).unwrap().cast(DType::F64).unwrap().item::<f64>().unwrap();
+                assert_eq!((hi, lo), (i.max as f64, i.min as f64), "{d} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn low_precision_extrema_fold_their_values() {
+        let x = m(vec![0.5, -2.0, 3.0, 0.0, 1.0, -0.5], &[2, 3]);
+        for d in [DType::F8E4M3Fn, DType::F8E5M2, DType::I4, DType::U4] {
+            let xd = x.cast(d).unwrap();
+            let exact = xd.cast(DType::F64).unwrap().to_vec::<f64>().unwrap();
+            for max in [true, false] {
+                let want: Vec<f64> = exact.chunks(3).map(|row| scalar_extremum(row, max)).collect();
+                let r = if max { reduce_max(&xd, 1, false) } else { reduce_min(&xd, 1, false) }.unwrap();
+                assert_eq!((r.dtype(), r.cast(DType::F64).unwrap().to_vec::<f64>().unwrap()), (d, want), "{d}");
+            }
+        }
     }
 
     #[test]
