@@ -6,33 +6,33 @@ use serde_json::Value;
 
 type TensorFn = fn(&Tensor) -> lattensor::Result<Tensor>;
 
-/// (name, function, our max-ulp bound in f64 over the golden points). The goal is 4; larger
-/// bounds are the measured maxima where we do not reach it yet (docs/special_functions.md).
+/// (name, function, our max-ulp bound in f64 over the golden points): 2, except 4 for `ndtri`
+/// (2.0002 at one point); docs/special_functions.md has the measured maxima.
 const FUNCS: &[(&str, TensorFn, f64)] = &[
-    ("erf", ops::erf, 4.0),
-    ("erfc", ops::erfc, 4.0),
-    ("erfinv", ops::erfinv, 4.0),
-    ("erfcinv", ops::erfcinv, 4.0),
+    ("erf", ops::erf, 2.0),
+    ("erfc", ops::erfc, 2.0),
+    ("erfinv", ops::erfinv, 2.0),
+    ("erfcinv", ops::erfcinv, 2.0),
     ("ndtri", ops::ndtri, 4.0),
-    ("lgamma", ops::lgamma, 4.0),
-    ("digamma", ops::digamma, 4.0),
-    ("expint", ops::special::expint, 4.0),
-    ("dawsn", ops::special::dawsn, 4.0),
-    ("fresnel_cos", ops::special::fresnel_cos, 4.0),
-    ("fresnel_sin", ops::special::fresnel_sin, 4.0),
-    ("spence", ops::special::spence, 4.0),
-    ("bessel_i0", ops::special::bessel_i0, 4.0),
-    ("bessel_i0e", ops::special::bessel_i0e, 4.0),
-    ("bessel_i1", ops::special::bessel_i1, 4.0),
-    ("bessel_i1e", ops::special::bessel_i1e, 4.0),
-    ("bessel_k0", ops::special::bessel_k0, 4.0),
-    ("bessel_k0e", ops::special::bessel_k0e, 4.0),
-    ("bessel_k1", ops::special::bessel_k1, 4.0),
-    ("bessel_k1e", ops::special::bessel_k1e, 4.0),
-    ("bessel_j0", ops::special::bessel_j0, 4.0),
-    ("bessel_j1", ops::special::bessel_j1, 4.0),
-    ("bessel_y0", ops::special::bessel_y0, 4.0),
-    ("bessel_y1", ops::special::bessel_y1, 4.0),
+    ("lgamma", ops::lgamma, 2.0),
+    ("digamma", ops::digamma, 2.0),
+    ("expint", ops::special::expint, 2.0),
+    ("dawsn", ops::special::dawsn, 2.0),
+    ("fresnel_cos", ops::special::fresnel_cos, 2.0),
+    ("fresnel_sin", ops::special::fresnel_sin, 2.0),
+    ("spence", ops::special::spence, 2.0),
+    ("bessel_i0", ops::special::bessel_i0, 2.0),
+    ("bessel_i0e", ops::special::bessel_i0e, 2.0),
+    ("bessel_i1", ops::special::bessel_i1, 2.0),
+    ("bessel_i1e", ops::special::bessel_i1e, 2.0),
+    ("bessel_k0", ops::special::bessel_k0, 2.0),
+    ("bessel_k0e", ops::special::bessel_k0e, 2.0),
+    ("bessel_k1", ops::special::bessel_k1, 2.0),
+    ("bessel_k1e", ops::special::bessel_k1e, 2.0),
+    ("bessel_j0", ops::special::bessel_j0, 2.0),
+    ("bessel_j1", ops::special::bessel_j1, 2.0),
+    ("bessel_y0", ops::special::bessel_y0, 2.0),
+    ("bessel_y1", ops::special::bessel_y1, 2.0),
 ];
 
 fn num(v: &Value) -> f64 {
@@ -161,7 +161,7 @@ fn special_functions_against_mpmath() {
             }
             let (hi, lo) = (num(&r[0]), num(&r[1]));
             let e = ulp_err(ours[i], hi, lo);
-            if std::env::var("SPECIAL_DEBUG").is_ok() && exceeds(e, 4.0) {
+            if std::env::var("SPECIAL_DEBUG").is_ok() && exceeds(e, bound) {
                 eprintln!("  {name}({x:e}): ours {:e} ref {hi:e} ({e:.1} ulp)", ours[i]);
             }
             if exceeds(e, m_ours) {

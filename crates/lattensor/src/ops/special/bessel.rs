@@ -241,9 +241,6 @@ pub fn k1e(x: f64) -> f64 {
     k_scaled(x, 1)
 }
 
-include!("bessel_zeros.rs");
-include!("bessel_asymptotic.rs");
-
 /// Arguments above `ASYM_MIN` (and finite) use [`modulus_phase`]: above the tabulated zeros.
 const ASYM_MIN: f64 = 100.0;
 
@@ -382,44 +379,148 @@ fn modulus_phase(x: f64, nu: usize, first_kind: bool) -> f64 {
     if negative { -v } else { v }
 }
 
-/// `f(x)` by its Taylor series about a tabulated zero within 0.15 of `x`, where a kernel
-/// built on `sin`/`cos` combinations loses its relative accuracy.
-fn near_zero(x: f64, zeros: &[(f64, f64, &[f64])]) -> Option<f64> {
-    for &(hi, lo, c) in zeros {
-        if (x - hi).abs() < 0.15 {
-            let t = (x - hi) - lo; // exact difference (Sterbenz)
-            let mut s = 0.0;
-            for &ck in c.iter().rev() {
-                s = s * t + ck;
-            }
-            return Some(s * t);
-        }
-    }
-    None
+/// A Taylor expansion `f(centre + t) = Σ aₖ tᵏ` used for `x ∈ [start, end]`.
+struct Window {
+    start: f64,
+    end: f64,
+    /// The centre (a zero or an extremum of `f`) as a double-double; the coefficients are
+    /// at exactly this value.
+    centre: Dd,
+    /// `a₀ … a₃` in double-double: the terms that make up the value.
+    head: [Dd; 4],
+    /// `a₄ …`: their sum is below 2% of `|f|`, so plain doubles keep it far below an ulp.
+    tail: &'static [f64],
 }
 
-/// `J_ν` or `Y_ν` at `x ≥ 0` (finite): the modulus/phase form above 100, the Taylor table
-/// `zeros` within 0.15 of a zero below 100, the `libm` kernel elsewhere.
-fn oscillating(x: f64, nu: usize, first_kind: bool, zeros: &[(f64, f64, &[f64])], kernel: fn(f64) -> f64) -> f64 {
-    if x > ASYM_MIN && x.is_finite() {
-        return modulus_phase(x, nu, first_kind);
+/// A power series `Σ cₖ uᵏ` with its larger leading terms in double-double.
+struct Series {
+    head: &'static [Dd],
+    tail: &'static [f64],
+}
+
+include!("bessel_windows.rs");
+include!("bessel_asymptotic.rs");
+
+/// `Σ cₖ tᵏ` by Horner's rule: the tail in doubles (from `t`'s high part), the head in
+/// double-double, so the result carries the head's ~2⁻¹⁰⁰ relative accuracy.
+fn horner_dd(head: &[Dd], tail: &[f64], t: Dd) -> Dd {
+    let mut s = 0.0;
+    for &c in tail.iter().rev() {
+        s = s * t.0 + c;
     }
-    near_zero(x, zeros).unwrap_or_else(|| kernel(x))
+    let mut p = Dd(s, 0.0);
+    for &c in head.iter().rev() {
+        p = p.mul(t).add(c);
+    }
+    p
+}
+
+/// The window whose `[start, end]` holds `x`, if any (`windows` sorted by start).
+fn window_at(x: f64, windows: &[Window]) -> Option<&Window> {
+    let i = windows.partition_point(|w| w.start <= x);
+    windows[..i].last().filter(|w| x <= w.end)
+}
+
+/// `f(x)` from `w`: `t = x − centre` exactly as a double-double, so that a zero's window keeps
+/// the relative accuracy of `a₁·t` however close `x` is to the zero.
+fn eval_window(x: f64, w: &Window) -> f64 {
+    let (s, e) = two_sum(x, -w.centre.0);
+    let t = Dd(s, e).add(Dd(-w.centre.1, 0.0));
+    horner_dd(&w.head, w.tail, t).to_f64()
+}
+
+/// `u = x²` exactly, as a double-double (barring underflow, where the series needs only `u ≈ 0`).
+fn square_dd(x: f64) -> Dd {
+    let (h, l) = two_prod(x, x);
+    Dd(h, l)
+}
+
+/// `ln x` for finite `x > 0` to ~2⁻⁶⁰ absolute, as a double-double (enough for the series
+/// below, whose parts cancel to no less than 1/8 of `|Y|`; `Dd::ln`'s 2⁻¹⁰⁰ costs far more).
+/// `x = 2ᵉ·m` with `m ∈ [√½, √2)`, `ln m = 2s + 2s³/3 + …`, `s = (m − 1)/(m + 1)` (|s| ≤ 0.172):
+/// `2s` in double-double, the rest (below 0.0034) in doubles.
+fn ln_dd(x: f64) -> Dd {
+    const LN2: Dd = Dd(std::f64::consts::LN_2, 2.319_046_813_846_299_6e-17);
+    // subnormals: scale into the normal range first (2⁵⁴ exact)
+    let (x, shift) = if x < f64::MIN_POSITIVE { (x * 18_014_398_509_481_984.0, -54) } else { (x, 0) };
+    let bits = x.to_bits();
+    let mut e = ((bits >> 52) & 0x7ff) as i32 - 1023 + shift;
+    let mut m = f64::from_bits((bits & ((1 << 52) - 1)) | (1023 << 52));
+    if m > std::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    let (a, b) = two_sum(m, 1.0);
+    let s = Dd(m - 1.0, 0.0).div(Dd(a, b)); // m − 1 exact (Sterbenz)
+    let w = s.0 * s.0;
+    // Σ wⁱ⁻¹/(2i+1), i = 1..=12: w ≤ 0.0295, so the first term left out is below 2⁻⁶⁶
+    let mut p = 0.0;
+    for i in (1..=12).rev() {
+        p = p * w + 1.0 / f64::from(2 * i + 1);
+    }
+    let ln_m = Dd(2.0 * s.0, 2.0 * s.1).add(Dd(2.0 * s.0 * w * p, 0.0));
+    LN2.mul_f(f64::from(e)).add(ln_m)
+}
+
+/// `2/π` in double-double.
+const TWO_OVER_PI: Dd = Dd(std::f64::consts::FRAC_2_PI, -3.935_735_335_036_497e-17);
+
+/// `J0(x)` for `0 ≤ x ≤ 1.2` by its power series.
+fn j0_series(x: f64) -> f64 {
+    horner_dd(J0_SERIES.head, J0_SERIES.tail, square_dd(x)).to_f64()
+}
+
+/// `J1(x)` for `0 ≤ x ≤ 0.92` by its power series.
+fn j1_series(x: f64) -> f64 {
+    horner_dd(J1_SERIES.head, J1_SERIES.tail, square_dd(x)).mul_f(x).to_f64()
+}
+
+/// `Y0(x) = (2/π)·ln(x)·J0(x) + Q(x²)` for `0 < x ≤ 3.07`, all in double-double: near the
+/// first zero (0.894) the two parts cancel to 1/8 of their size.
+fn y0_series(x: f64) -> f64 {
+    let u = square_dd(x);
+    let j = horner_dd(Y0_SERIES_J.head, Y0_SERIES_J.tail, u);
+    let q = horner_dd(Y0_SERIES_Q.head, Y0_SERIES_Q.tail, u);
+    TWO_OVER_PI.mul(ln_dd(x)).mul(j).add(q).to_f64()
+}
+
+/// `Y1(x) = (2/π)·ln(x)·J1(x) − 2/(πx) + x·R(x²)` for `0 < x ≤ 2.94`, all in double-double
+/// (the parts cancel near the first zero, 2.197). Below 1e-300 the other terms are
+/// below 2⁻⁹⁰⁰ of `2/(πx)`, which may overflow to −inf, as it should.
+fn y1_series(x: f64) -> f64 {
+    if x < 1e-300 {
+        return -std::f64::consts::FRAC_2_PI / x;
+    }
+    let u = square_dd(x);
+    let j = horner_dd(Y1_SERIES_J.head, Y1_SERIES_J.tail, u).mul_f(x);
+    let r = horner_dd(Y1_SERIES_R.head, Y1_SERIES_R.tail, u).mul_f(x);
+    let pole = TWO_OVER_PI.div_f(x);
+    TWO_OVER_PI.mul(ln_dd(x)).mul(j).add(r).add(pole.neg()).to_f64()
+}
+
+/// `J_ν` or `Y_ν` at `x ≥ 0` (or NaN): the modulus/phase form above 100, a Taylor window
+/// about the nearest zero or extremum (each within 2⁻⁶⁰ relative) from the end of the
+/// power series up to 100, and `series` below that.
+fn oscillating(x: f64, nu: usize, first_kind: bool, windows: &[Window], series: fn(f64) -> f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x > ASYM_MIN {
+        return if x.is_finite() { modulus_phase(x, nu, first_kind) } else { 0.0 };
+    }
+    match window_at(x, windows) {
+        Some(w) => eval_window(x, w),
+        None => series(x),
+    }
 }
 
 /// Bessel function of the first kind `J0` (`J0(±inf) = 0`).
 pub fn j0(x: f64) -> f64 {
-    if x.is_infinite() {
-        return 0.0;
-    }
-    oscillating(x.abs(), 0, true, &J0_ZEROS, libm::j0)
+    oscillating(x.abs(), 0, true, &J0_WINDOWS, j0_series)
 }
 /// Bessel function of the first kind `J1` (odd; `J1(±inf) = 0`).
 pub fn j1(x: f64) -> f64 {
-    if x.is_infinite() {
-        return 0.0;
-    }
-    let v = oscillating(x.abs(), 1, true, &J1_ZEROS, libm::j1);
+    let v = oscillating(x.abs(), 1, true, &J1_WINDOWS, j1_series);
     if x < 0.0 { -v } else { v }
 }
 /// Bessel function of the second kind `Y0` (`Y0(0) = -inf`, negative → NaN).
@@ -430,7 +531,7 @@ pub fn y0(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    oscillating(x, 0, false, &Y0_ZEROS, libm::y0)
+    oscillating(x, 0, false, &Y0_WINDOWS, y0_series)
 }
 /// Bessel function of the second kind `Y1` (`Y1(0) = -inf`, negative → NaN).
 pub fn y1(x: f64) -> f64 {
@@ -440,7 +541,7 @@ pub fn y1(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    oscillating(x, 1, false, &Y1_ZEROS, libm::y1)
+    oscillating(x, 1, false, &Y1_WINDOWS, y1_series)
 }
 
 /// Tensor-level functions.
@@ -513,6 +614,117 @@ mod tests {
             assert_eq!(gn, n, "x = {x:e}");
             assert_eq!(f.0, hi, "x = {x:e}");
             assert!((f.1 - lo).abs() <= hi.abs() * 1e-31, "x = {x:e}: lo {:e} vs {lo:e}", f.1);
+        }
+    }
+
+    /// (name, windows, end of the power series, the series).
+    type Table = (&'static str, &'static [Window], f64, fn(f64) -> f64);
+    const TABLES: [Table; 4] = [
+        ("j0", &J0_WINDOWS, 1.2, j0_series),
+        ("j1", &J1_WINDOWS, 0.92, j1_series),
+        ("y0", &Y0_WINDOWS, 3.07, y0_series),
+        ("y1", &Y1_WINDOWS, 2.94, y1_series),
+    ];
+
+    /// `a` and `b` within `n` ulps of each other.
+    fn within_ulps(a: f64, b: f64, n: f64) -> bool {
+        (a - b).abs() <= n * f64::EPSILON * a.abs().max(b.abs())
+    }
+
+    /// The windows from the series' end chain without gaps or overlaps up to 100, and the
+    /// only other window (Y0's and Y1's first zero) lies inside the series range.
+    #[test]
+    fn windows_cover_series_end_to_100() {
+        for (name, ws, series_end, _) in TABLES {
+            let chain: Vec<&Window> = ws.iter().filter(|w| w.start >= series_end).collect();
+            assert_eq!(chain[0].start, series_end, "{name}");
+            assert_eq!(chain.last().unwrap().end, ASYM_MIN, "{name}");
+            for pair in chain.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start, "{name}");
+            }
+            for w in ws {
+                assert!(w.start < w.end && (w.centre.0 - w.start).abs() < 1.25 && (w.end - w.centre.0).abs() < 1.25);
+                assert!(w.end <= series_end || w.start >= series_end, "{name}");
+            }
+            // the lookup picks the later window at a shared boundary, the series below the first
+            for pair in chain.windows(2) {
+                assert!(std::ptr::eq(window_at(pair[1].start, ws).unwrap(), pair[1]), "{name}");
+            }
+            assert!(window_at(series_end * 0.99, ws).is_none_or(|w| w.end < series_end), "{name}");
+        }
+    }
+
+    /// At each boundary the two neighbouring expansions (or the series and an expansion) agree
+    /// to within an ulp: each is within 2⁻⁶⁰ of the true value before the final rounding.
+    #[test]
+    fn expansions_agree_at_window_boundaries() {
+        for (name, ws, _, series) in TABLES {
+            for (i, w) in ws.iter().enumerate() {
+                for x in [w.start, w.end] {
+                    let here = eval_window(x, w);
+                    let there = match ws.get(i + 1).filter(|n| n.start == x).or(ws[..i].last().filter(|p| p.end == x)) {
+                        Some(n) => eval_window(x, n),
+                        None if x < ASYM_MIN => series(x),
+                        None => modulus_phase(x, name.ends_with('1') as usize, name.starts_with('j')),
+                    };
+                    let n = if x == ASYM_MIN { 3.0 } else { 1.0 };
+                    assert!(within_ulps(here, there, n), "{name} at {x}: {here:e} vs {there:e}");
+                }
+            }
+        }
+    }
+
+    /// Against mpmath (40 digits, rounded): at the series' ends, near the origin, near Y0's first
+    /// zero (whose nearest double is 2.3e-17 from it), and inside windows.
+    #[test]
+    fn values_below_100_match_mpmath() {
+        type Case = (fn(f64) -> f64, f64, f64);
+        let cases: [Case; 12] = [
+            (j0, 1.2, 0.671_132_744_264_362_6),
+            (j1, 0.92, 0.413_018_410_975_990_2),
+            (y0, 3.07, 0.353_486_389_023_204_56),
+            (y1, 2.94, 0.307_880_242_959_238_4),
+            (y0, 1e-300, -439.835_163_622_765_3),
+            (y1, 1e-5, -63_661.977_275_365_48),
+            (y0, 0.8936, 2.025_607_218_803_760_5e-5),
+            (y0, 0.893_576_966_279_167_5, -2.338_927_928_406_210_2e-17),
+            (j0, 50.0, 0.055_812_327_669_251_816),
+            (y1, 99.99, -0.019_600_861_877_639_826),
+            (j1, 1e-200, 5e-201),
+            (y1, 2.2, 0.001_487_789_289_763_368_2),
+        ];
+        for (f, x, want) in cases {
+            assert!(within_ulps(f(x), want, 1.0), "{x}: {:e} vs {want:e}", f(x));
+        }
+    }
+
+    #[test]
+    fn fast_log_agrees_with_the_double_double_log() {
+        for x in
+            [5e-324, 1e-310, 1e-300, 0.1, 0.707, 0.8936, 1.0, 1.0 + f64::EPSILON, 1.414, 1.415, 2.0, 2.94, 3.07, 1e300]
+        {
+            let (got, want) = (ln_dd(x), Dd(x, 0.0).ln());
+            let err = (got.0 - want.0) + (got.1 - want.1);
+            assert!(err.abs() <= 2f64.powi(-60) * want.0.abs().max(1.0), "{x}: {err:e}");
+        }
+        assert_eq!(ln_dd(1.0).0, 0.0);
+    }
+
+    #[test]
+    fn special_values_and_symmetry() {
+        assert_eq!((j0(0.0), j0(f64::INFINITY), j0(f64::NEG_INFINITY)), (1.0, 0.0, 0.0));
+        assert_eq!((j1(0.0), j1(f64::INFINITY), j1(f64::NEG_INFINITY)), (0.0, 0.0, 0.0));
+        assert_eq!(
+            (y0(0.0), y1(0.0), y0(f64::INFINITY), y1(f64::INFINITY)),
+            (f64::NEG_INFINITY, f64::NEG_INFINITY, 0.0, 0.0)
+        );
+        assert!(y0(-1.0).is_nan() && y1(-1e-300).is_nan() && y1(f64::NEG_INFINITY).is_nan());
+        assert!(j0(f64::NAN).is_nan() && j1(f64::NAN).is_nan() && y0(f64::NAN).is_nan() && y1(f64::NAN).is_nan());
+        assert_eq!(y1(5e-324), f64::NEG_INFINITY);
+        assert!(y0(5e-324).is_finite());
+        for x in [1e-10, 0.5, 0.92, 3.0, 47.3, 100.0, 250.0] {
+            assert_eq!(j1(-x), -j1(x));
+            assert_eq!(j0(-x), j0(x));
         }
     }
 
