@@ -47,10 +47,11 @@ for exe in "${exes[@]}"; do
     # code; the streaming stores it also takes are checked by streamed_outputs_equal_plain_ones)
     # (nor kernels::decomp and kernels::fft: no unsafe code of ours, faer's and rustfft's
     # loops; nor kernels::igemm: its unsafe code is the AVX-512 VNNI path, which valgrind
-    # hides, so its tests would only time the safe portable loop against the naive one)
+    # hides, so its tests would only time the safe portable loop against the naive one;
+    # nor kernels::extremum: safe code, whose property tests fold thousands of vectors)
     lattensor-*) filter=(storage:: kernels:: layout:: tensor:: npy:: bitcast:: einsum::
       --skip kernels::elementwise::tests::fused_mixed_operands_equal_converted_ones
-      --skip kernels::decomp:: --skip kernels::fft:: --skip kernels::igemm::) ;;
+      --skip kernels::decomp:: --skip kernels::fft:: --skip kernels::igemm:: --skip kernels::extremum::) ;;
     integration-*) filter=("${modules[@]}"
       # valgrind hides AVX-512, so this test would only time the portable loop nest on 2²¹-FLOP products
       --skip einsum::large_products_match_the_loop_nest
