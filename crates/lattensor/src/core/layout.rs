@@ -4,21 +4,13 @@
 //! (broadcast) or negative (reversed slices). Every size computation is
 //! checked, so a shape whose element count overflows is an error.
 
-use smallvec::SmallVec;
-
 use crate::core::error::{Error, Result};
-
-/// A shape held inline up to rank 4 (one heap allocation fewer per op on
-/// such tensors; an 8-element `add` allocated four times before, two now).
-pub(crate) type Dims = SmallVec<[usize; 4]>;
-/// Strides, as [`Dims`].
-type Steps = SmallVec<[isize; 4]>;
 
 /// Shape, strides (in elements) and offset (in elements) of a view.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Layout {
-    shape: Dims,
-    strides: Steps,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
     offset: usize,
 }
 
@@ -65,12 +57,7 @@ pub(crate) fn same_shape(a: &[usize], b: &[usize]) -> bool {
 
 /// Row-major (C order) strides of a contiguous tensor of `shape`.
 pub fn contiguous_strides(shape: &[usize]) -> Vec<isize> {
-    contiguous_steps(shape).to_vec()
-}
-
-/// [`contiguous_strides`] held as a layout holds them.
-fn contiguous_steps(shape: &[usize]) -> Steps {
-    let mut strides: Steps = smallvec::smallvec![0isize; shape.len()];
+    let mut strides = vec![0isize; shape.len()];
     let mut acc: isize = 1;
     for (s, &d) in strides.iter_mut().zip(shape).rev() {
         *s = acc;
@@ -99,13 +86,8 @@ pub fn normalize_axis(axis: isize, rank: usize, op: &str) -> Result<usize> {
 /// # Errors
 /// [`Error::ShapeMismatch`] naming `op` when a pair of dimensions differs and neither is 1.
 pub fn broadcast_shapes(a: &[usize], b: &[usize], op: &str) -> Result<Vec<usize>> {
-    broadcast_dims(a, b, op).map(Dims::into_vec)
-}
-
-/// [`broadcast_shapes`] held inline up to rank 4, for the element-wise ops' per-call path.
-pub(crate) fn broadcast_dims(a: &[usize], b: &[usize], op: &str) -> Result<Dims> {
     let n = a.len().max(b.len());
-    let mut out: Dims = smallvec::smallvec![0; n];
+    let mut out = vec![0; n];
     for i in 0..n {
         let da = if i + a.len() >= n { a[i + a.len() - n] } else { 1 };
         let db = if i + b.len() >= n { b[i + b.len() - n] } else { 1 };
@@ -186,12 +168,12 @@ impl Layout {
     /// [`Error::ResourceExhausted`] if the element count overflows.
     pub fn contiguous(shape: &[usize]) -> Result<Self> {
         checked_numel(shape, "shape")?;
-        Ok(Layout { shape: Dims::from_slice(shape), strides: contiguous_steps(shape), offset: 0 })
+        Ok(Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: 0 })
     }
 
     /// A layout from parts; the caller guarantees it stays inside its storage.
     pub(crate) fn from_parts(shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Self {
-        Layout { shape: Dims::from_vec(shape), strides: Steps::from_vec(strides), offset }
+        Layout { shape, strides, offset }
     }
 
     /// The shape.
@@ -277,16 +259,12 @@ impl Layout {
         // an empty view reads nothing: any strides do (and products of its other
         // dimensions, used below, may overflow)
         if self.is_contiguous() || self.numel() == 0 {
-            return Some(Layout {
-                shape: Dims::from_slice(shape),
-                strides: contiguous_steps(shape),
-                offset: self.offset,
-            });
+            return Some(Layout { shape: shape.to_vec(), strides: contiguous_strides(shape), offset: self.offset });
         }
         // Split/merge runs of old axes that are contiguous among themselves.
         let old: Vec<(usize, isize)> =
             self.shape.iter().zip(&self.strides).filter(|&(&d, _)| d != 1).map(|(&d, &s)| (d, s)).collect();
-        let mut strides: Steps = smallvec::smallvec![0isize; shape.len()];
+        let mut strides = vec![0isize; shape.len()];
         let (mut oi, mut ni) = (0usize, 0usize);
         while ni < shape.len() {
             if shape[ni] == 1 {
@@ -326,7 +304,7 @@ impl Layout {
         if oi != old.len() {
             return None;
         }
-        Some(Layout { shape: Dims::from_slice(shape), strides, offset: self.offset })
+        Some(Layout { shape: shape.to_vec(), strides, offset: self.offset })
     }
 
     /// Inserts an axis of length 1 at `axis` (in `[-rank-1, rank]`).
@@ -378,7 +356,7 @@ impl Layout {
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Self> {
         let err = || Error::ShapeMismatch {
             op: "broadcast_to".into(),
-            lhs: self.shape.to_vec(),
+            lhs: self.shape.clone(),
             rhs: shape.to_vec(),
             hint: "each dimension must equal the target's or be 1, and the target must have at least as many axes"
                 .into(),
@@ -388,7 +366,7 @@ impl Layout {
         }
         checked_numel(shape, "broadcast_to")?;
         let lead = shape.len() - self.rank();
-        let mut strides: Steps = smallvec::smallvec![0isize; shape.len()];
+        let mut strides = vec![0isize; shape.len()];
         for i in 0..self.rank() {
             let (d, t) = (self.shape[i], shape[lead + i]);
             strides[lead + i] = if d == t {
@@ -399,7 +377,7 @@ impl Layout {
                 return Err(err());
             };
         }
-        Ok(Layout { shape: Dims::from_slice(shape), strides, offset: self.offset })
+        Ok(Layout { shape: shape.to_vec(), strides, offset: self.offset })
     }
 
     /// Basic slicing: one [`SliceArg`] per leading axis (missing trailing axes are taken whole).
@@ -419,7 +397,7 @@ impl Layout {
         // Offsets of a non-empty view stay inside its storage; an empty one's
         // strides may be huge (saturated), and it reads nothing: keep its offset.
         let empty = self.numel() == 0;
-        let (mut shape, mut strides) = (Dims::new(), Steps::new());
+        let (mut shape, mut strides) = (Vec::new(), Vec::new());
         let mut axis = 0;
         for arg in args {
             match *arg {

@@ -15,7 +15,7 @@ use num_traits::Float;
 use super::scalar_arith::{Inexact, Int, Num};
 use crate::core::element::Element;
 use crate::core::error::{Error, Result};
-use crate::core::layout::{Dims, broadcast_dims};
+use crate::core::layout::broadcast_shapes;
 use crate::core::scalar::Operand;
 use crate::core::tape::{self, TapeOp};
 use crate::dispatch::{Compute, HalfCompute};
@@ -29,7 +29,7 @@ const REAL: &str = "every dtype but bool and complex";
 /// The operands of a promoting binary op, broadcast and typed.
 pub(crate) struct Prepared<'a> {
     pub result: LatticeType,
-    pub shape: Dims,
+    pub shape: Vec<usize>,
     pub a: Input<'a>,
     pub b: Input<'a>,
 }
@@ -37,7 +37,7 @@ pub(crate) struct Prepared<'a> {
 /// Promotes two operands in the current mode and broadcasts them.
 pub(crate) fn prepare<'a>(op: &str, a: &Operand<'a>, b: &Operand<'a>) -> Result<Prepared<'a>> {
     let result = promote::promote_for(op, a.lattice_type()?, b.lattice_type()?, promote::current_mode())?;
-    let shape = broadcast_dims(a.shape(), b.shape(), op)?;
+    let shape = broadcast_shapes(a.shape(), b.shape(), op)?;
     let rounded = |x: &Operand<'a>| match *x {
         Operand::Scalar(s) => Operand::Scalar(s.rounded_to(result.dtype)),
         Operand::Tensor(t) => Operand::Tensor(t),
