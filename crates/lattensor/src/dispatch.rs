@@ -23,6 +23,7 @@
 //!   | [`with_f32_dtype!`]     | bfloat16, float16, float32             | `$S` (computes in f32)       |
 //!   | [`with_float_dtype!`]   | the 4 real floats                      | `$C` compute, `$S` storage   |
 //!   | [`with_float_compute!`] | the 4 real floats, one body per `$C`   | `$C` compute                 |
+//!   | [`with_order_compute!`] | all 21 ordered dtypes (not complex)    | `$S` storage, `$C` compute   |
 //!   | [`with_decomp_dtype!`]  | float32, float64, complex64/128        | `$T` (bf16/f16 come as f32)  |
 //!
 //! * **Element classes**: [`Compute`] (the types real floats compute in) and
@@ -262,6 +263,42 @@ macro_rules! with_float_compute {
                 type $C = f64;
                 $body
             }
+            _ => $other,
+        }
+    }};
+}
+
+/// Runs `$body` for the 21 ordered dtypes (all but complex) with `$S` bound to
+/// the storage type and `$C` to the type their order is computed in, exactly:
+/// the integers, float32 and float64 in their own type; bfloat16, float16 and
+/// the float8/float4 dtypes in f32; bool, int4 and uint4 in i64. `$other` for
+/// complex64/complex128. For comparisons (max, min, argmax, argmin), whose
+/// results are input values or indices, so no rounding rule applies.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! with_order_compute {
+    ($dtype:expr, $S:ident, $C:ident, $body:expr, other => $other:expr) => {
+        $crate::with_order_compute!(@pairs $dtype, $S, $C, $body, $other, [
+            Bool => bool as i64, I4 => $crate::I4 as i64, U4 => $crate::U4 as i64,
+            U8 => u8 as u8, U16 => u16 as u16, U32 => u32 as u32, U64 => u64 as u64,
+            I8 => i8 as i8, I16 => i16 as i16, I32 => i32 as i32, I64 => i64 as i64,
+            BF16 => ::half::bf16 as f32, F16 => ::half::f16 as f32, F32 => f32 as f32, F64 => f64 as f64,
+            F8E4M3Fn => $crate::F8E4M3Fn as f32, F8E5M2 => $crate::F8E5M2 as f32,
+            F8E4M3Fnuz => $crate::F8E4M3Fnuz as f32, F8E5M2Fnuz => $crate::F8E5M2Fnuz as f32,
+            F8E8M0Fnu => $crate::F8E8M0Fnu as f32, F4E2M1Fn => $crate::F4E2M1Fn as f32,
+        ])
+    };
+    (@pairs $dtype:expr, $S:ident, $C:ident, $body:expr, $other:expr,
+        [$($v:ident => $s:ty as $c:ty),* $(,)?]) => {{
+        #[allow(unreachable_patterns)]
+        match $dtype {
+            $($crate::DType::$v => {
+                #[allow(dead_code)]
+                type $S = $s;
+                #[allow(dead_code)]
+                type $C = $c;
+                $body
+            })*
             _ => $other,
         }
     }};

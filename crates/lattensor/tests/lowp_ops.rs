@@ -171,6 +171,47 @@ fn sums_and_arg_extrema_read_values_exactly() {
 }
 
 #[test]
+fn max_and_min_of_every_low_precision_dtype_along_each_axis() {
+    // values every one of the eight holds exactly (float8_e8m0fnu holds only powers of two,
+    // uint4 and float8_e8m0fnu no negatives)
+    for d in DType::LOW_PRECISION {
+        let vals: Vec<f32> = match d {
+            DType::F8E8M0Fnu => vec![1.0, 4.0, 0.5, 2.0, 0.25, 8.0],
+            DType::U4 => vec![1.0, 4.0, 0.0, 2.0, 3.0, 6.0],
+            DType::F4E2M1Fn => vec![1.0, -4.0, 0.5, 2.0, -1.5, 6.0],
+            _ => vec![1.0, -4.0, 0.0, 2.0, -3.0, 6.0],
+        };
+        let x = Tensor::from_vec(vals.clone(), &[3, 2]).unwrap().cast(d).unwrap();
+        let column = |c: usize| vals.iter().skip(c).step_by(2).copied();
+        let row = |r: usize| vals[2 * r..2 * r + 2].iter().copied();
+        let fmax = |it: &mut dyn Iterator<Item = f32>| it.fold(f32::NEG_INFINITY, f32::max);
+        let fmin = |it: &mut dyn Iterator<Item = f32>| it.fold(f32::INFINITY, f32::min);
+        for (axis, want_max, want_min) in [
+            (
+                0,
+                (0..2).map(|c| fmax(&mut column(c))).collect::<Vec<_>>(),
+                (0..2).map(|c| fmin(&mut column(c))).collect::<Vec<_>>(),
+            ),
+            (1, (0..3).map(|r| fmax(&mut row(r))).collect(), (0..3).map(|r| fmin(&mut row(r))).collect()),
+        ] {
+            let m = ops::reduce_max(&x, axis, false).unwrap();
+            assert_eq!(m.dtype(), d);
+            assert_eq!(m.cast(DType::F32).unwrap().to_vec::<f32>().unwrap(), want_max, "{d} max axis {axis}");
+            let m = ops::reduce_min(&x, axis, false).unwrap();
+            assert_eq!(m.cast(DType::F32).unwrap().to_vec::<f32>().unwrap(), want_min, "{d} min axis {axis}");
+        }
+    }
+    // the extrema of nothing are the ends of the dtype's own range, as for int8
+    for (d, lo, hi) in [(DType::I4, -8, 7), (DType::U4, 0, 15), (DType::I8, -128, 127)] {
+        let e = Tensor::from_vec(Vec::<i32>::new(), &[0]).unwrap().cast(d).unwrap();
+        let m = ops::reduce_max(&e, None::<i32>, false).unwrap();
+        assert_eq!((m.dtype(), m.cast(DType::I32).unwrap().item::<i32>().unwrap()), (d, lo), "{d}");
+        let m = ops::reduce_min(&e, None::<i32>, false).unwrap();
+        assert_eq!(m.cast(DType::I32).unwrap().item::<i32>().unwrap(), hi, "{d}");
+    }
+}
+
+#[test]
 fn weak_literals_adapt_and_casts_go_everywhere() {
     let x = patterns(DType::F8E4M3Fn);
     // a weak literal adapts in promotion; equality runs, arithmetic is refused

@@ -72,12 +72,8 @@ fn arg_extremum(op: &str, x: &Tensor, axis: isize, output_type: DType, max: bool
     let perm: Vec<usize> = (0..x.rank()).filter(|&d| d != ax).chain([ax]).collect();
     let rows = x.transpose(&perm)?;
     let d = x.dtype();
-    // f32, f64 and the integers in their own type; bfloat16, float16 and the other
-    // floats as f32, bool, int4 and uint4 as i64 (all exact)
-    let idx: Vec<i64> = crate::with_float_compute!(d, C, positions::<C>(&rows, n, max, op)?, other => {
-        crate::with_int_dtype!(d, T, positions::<T>(&rows, n, max, op)?, other => {
-            if d.is_float() { positions::<f32>(&rows, n, max, op)? } else { positions::<i64>(&rows, n, max, op)? }
-        })
+    let idx: Vec<i64> = crate::with_order_compute!(d, S, C, positions::<C>(&rows, n, max, op)?, other => {
+        return Err(unsupported(op, d, "every dtype but complex (complex numbers have no order)"));
     });
     let shape: Vec<usize> = x.shape().iter().enumerate().filter(|&(i, _)| i != ax).map(|(_, &s)| s).collect();
     Tensor::from_vec(idx, &shape)?.cast(output_type)

@@ -376,19 +376,20 @@ fn extremum(op: &str, x: &Tensor, axis: Axes, keepdims: bool, max: bool) -> Resu
     }
     let p = plan(op, x, &axis, keepdims)?;
     let w = x.is_weak();
-    // f32, f64 and the integers fold in their own type, bfloat16 and float16 in f32 (as they
-    // compute; exact); the low-precision storage dtypes in f32 or, int4 and uint4, in i64
-    // from their own range
-    crate::with_float_dtype!(d, C, S, extremes::<S, C>(&p, max, (C::LOWEST, C::HIGHEST), d, w), other => {
-        crate::with_int_dtype!(d, T, extremes::<T, T>(&p, max, (T::LOWEST, T::HIGHEST), d, w), other => {
-            if d.is_float() {
-                extremes::<f32, f32>(&p, max, (f32::LOWEST, f32::HIGHEST), d, w)
-            } else {
-                let (lo, hi) = d.iinfo().map_or((0, 0), |i| (i.min as i64, i.max as i64));
-                extremes::<i64, i64>(&p, max, (lo, hi), d, w)
-            }
-        })
+    crate::with_order_compute!(d, S, C, extremes::<S, C>(&p, max, identities::<C>(d), d, w), other => {
+        Err(unsupported(op, d, "every dtype but bool and complex"))
     })
+}
+
+/// The identities of max and min for `d` computed in `C`: `C`'s own (`-inf`
+/// and `inf`, or an integer type's range), or the range of an integer dtype
+/// that computes in a wider type (int4 and uint4 in i64), which an empty
+/// reduction gives as TF does.
+fn identities<C: Extreme>(d: DType) -> (C, C) {
+    match d.iinfo() {
+        Some(i) if C::DTYPE != d => (C::from_i64(i.min as i64), C::from_i64(i.max as i64)),
+        _ => (C::LOWEST, C::HIGHEST),
+    }
 }
 
 /// `reduce_max` (`max`) or `reduce_min` over the plan, of `dtype` data stored as `S`
