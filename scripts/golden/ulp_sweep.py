@@ -3,11 +3,12 @@
     cargo build --release -p lattensor-bench --bin special_eval
     python scripts/golden/ulp_sweep.py            # lgamma, digamma, J/Y above 100
     python scripts/golden/ulp_sweep.py below100 [j0,j1,y0,y1 [N]]   # densely on [0, 100]
+    python scripts/golden/ulp_sweep.py inverses [N]   # erfinv, erfcinv, ndtri on their domains
 Prints the number of points and the worst errors in ulps per function. The binary is looked up
 under $CARGO_TARGET_DIR (default target/), or named by $SPECIAL_EVAL."""
 import math, random, struct, subprocess, sys
 import os
-from mpmath import mp, mpf, digamma, besselj, bessely, log, fabs, gamma, besseljzero, besselyzero
+from mpmath import mp, mpf, erfc, erfinv, sqrt, digamma, besselj, bessely, log, fabs, gamma, besseljzero, besselyzero
 
 import scipy.special as sc
 EXE = os.environ.get('SPECIAL_EVAL') or os.path.join(
@@ -97,6 +98,55 @@ def below100(names, n_uniform):
         errs = run(name, xs, EXE)
         print(name, len(xs), "points; worst:", [(round(e, 3), x) for e, x in errs[:5]], flush=True)
 
+
+def erfcinv_ref(q):
+    """erfcinv(q) by Newton on erfc, at 60 digits beyond the tail's exponent."""
+    if 0.5 <= q <= 1.5:
+        return erfinv(mpf(1 - q))  # 1 - q exact (Sterbenz)
+    if q > 1:
+        return -erfcinv_ref(2 - q)  # exact
+    q = mpf(q)
+    with mp.workdps(60 + int(-math.log10(float(q)))):
+        # Newton on ln erfc(x) - ln q (concave and decreasing, so from above the root
+        # the steps descend to it without overshooting)
+        x, lq = sqrt(-mp.log(q)) + 1, mp.log(q)
+        for _ in range(200):
+            e = erfc(x)
+            dx = (mp.log(e) - lq) * e / (2 / sqrt(mp.pi) * mp.exp(-x * x))
+            x += dx
+            if abs(dx) < mpf(10) ** -(mp.dps - 5) * x:
+                break
+        return +x
+
+
+def inverses(n):
+    """erfinv on (-1, 1), erfcinv on (0, 2), ndtri on (0, 1): n uniform points each, n/4
+    log-uniform toward the ends (down to 1e-300 and the subnormals, up to 1 - 2⁻⁵³), the
+    branch points (|y| = 0.5, q = 0.5, 1.5, 1e-40) with 3 doubles either side."""
+    random.seed(5)
+    toward = lambda: [10.0 ** random.uniform(-300, -0.3) for _ in range(n // 4)] + [5e-324, 1e-310]
+    edge = [1 - 2.0 ** -k for k in range(2, 54)]
+    pts = {
+        'erfinv': [random.uniform(-1, 1) for _ in range(n)] + [1 - t for t in toward() if t < 1]
+                  + [-x for x in edge] + edge + ulps_from(0.5, 3) + ulps_from(-0.5, 3) + toward(),
+        'erfcinv': [random.uniform(0, 2) for _ in range(n)] + toward() + [2 - t for t in toward() if t < 1]
+                   + ulps_from(0.5, 3) + ulps_from(1.5, 3) + ulps_from(1e-40, 3),
+        'ndtri': [random.uniform(0, 1) for _ in range(n)] + toward() + [1 - t for t in toward() if t < 1]
+                 + ulps_from(0.25, 3) + ulps_from(0.75, 3) + ulps_from(5e-41, 3),
+    }
+    refs = {'erfinv': lambda y: erfinv(mpf(y)) if abs(y) <= 0.5 else math.copysign(1, y) * erfcinv_ref(1 - abs(y)),
+            'erfcinv': erfcinv_ref,
+            'ndtri': lambda p: -sqrt(2) * erfcinv_ref(2 * mpf(p))}
+    for name, xs in pts.items():
+        xs = [x for x in xs if x not in (-1.0, 0.0, 1.0, 2.0)]
+        REF[name] = refs[name]
+        errs = run(name, xs, EXE)
+        print(name, len(xs), "points; worst:", [(round(e, 3), x) for e, x in errs[:5]], flush=True)
+
+
+if sys.argv[1:2] == ['inverses']:
+    inverses(int(sys.argv[2]) if len(sys.argv) > 2 else 20000)
+    sys.exit()
 
 if sys.argv[1:2] == ['below100']:
     # optional: a comma-separated subset of j0,j1,y0,y1 and the number of uniform points

@@ -17,6 +17,9 @@ fn main() {
             "j1" => s::j1,
             "y0" => s::y0,
             "y1" => s::y1,
+            "erfinv" => s::erfinv,
+            "erfcinv" => s::erfcinv,
+            "ndtri" => s::ndtri,
             _ => |_| f64::NAN,
         };
         let _ = writeln!(out, "{:016x}", f(x).to_bits());
