@@ -424,3 +424,29 @@ def test_sum_and_prod_with_a_dtype_accumulate_in_it(name, fn):
         want = getattr(strict, fn)(s, axis=axis, dtype=getattr(strict, name))
         assert got.dtype.name == str(want.dtype).split(".")[-1] == name
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("name", sorted(lt._lattensor.array_api.RUST_BINARY))
+def test_functions_bound_in_rust_take_the_standards_arguments(name):
+    """The binary functions bound in Rust compute what array-api-strict does,
+    take a subclass of a scalar type (np.float64, the checked path) as its
+    value, take positional arguments only, and refuse what the standard
+    refuses with a TypeError naming the function and the argument."""
+    f = getattr(xp, name)
+    assert f.__name__ == name and f.__doc__
+    x, y = np.array([1.5, -2.0, 4.0, 0.0]), np.array([0.5, 3.0, 4.0, -1.0])
+    got = f(xp.asarray(x), xp.asarray(y))
+    want = getattr(strict, name)(strict.asarray(x), strict.asarray(y))
+    assert got.dtype.name == str(want.dtype).split(".")[-1], name
+    assert np.array_equal(np.asarray(got), np.asarray(want), equal_nan=True), name
+    a = xp.asarray(x, dtype=xp.float32)
+    for sub, plain in ((np.float64(2.0), 2.0), (True, 1) if name in ("equal", "not_equal") else (2, 2)):
+        assert np.array_equal(np.asarray(f(a, sub)), np.asarray(f(a, plain)), equal_nan=True), (name, sub)
+    with pytest.raises(TypeError, match=f"{name}: argument 'x2'"):
+        f(a, "s")
+    with pytest.raises(TypeError, match=f"{name}: argument 'x1'"):
+        f([1.0], a)
+    with pytest.raises(TypeError, match=f"{name}: argument 'x1'"):
+        f(1.0, 2.0)
+    with pytest.raises(TypeError):
+        f(x1=a, x2=a)

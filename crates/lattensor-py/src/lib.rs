@@ -8,6 +8,7 @@
 //! (errors.rs). Large inputs run with the GIL released.
 
 mod args;
+mod array_api;
 mod autodiff;
 mod classes;
 mod creation;
@@ -56,6 +57,7 @@ fn _lattensor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     decomp::register(m)?;
     fft::register(m)?;
     tnp::register(m)?;
+    array_api::register(m)?;
     // NumPy-rule einsum lives in ops.rs (it shares the TF front end's code)
     let np = m.getattr("numpy")?.cast_into::<PyModule>()?;
     np.add_function(wrap_pyfunction!(ops::numpy_einsum, &np)?)?;

@@ -149,8 +149,9 @@ def _remainder(x1, x2):
     return _tnp.where(_tnp.equal(r, 0), _tnp.where(_tnp.less(x2, 0), _tnp.negative(z), z), r)
 
 
+# (kernel, doc, the Python scalar kinds taken); doc None: bound in Rust, documented there
 _BINARY = {
-    "add": (_tnp.add, "``x1 + x2``.", (int, float, complex)),
+    "add": (_tnp.add, None, (int, float, complex)),
     "atan2": (_tnp.arctan2, "The angle of the point ``(x2, x1)``.", _RI),
     "bitwise_and": (_tnp.bitwise_and, "``x1 & x2``.", _INT_BOOL),
     "bitwise_or": (_tnp.bitwise_or, "``x1 | x2``.", _INT_BOOL),
@@ -158,29 +159,47 @@ _BINARY = {
     "bitwise_left_shift": (lambda a, b: a << b if isinstance(a, Tensor) else _tnp.asarray(a, b.dtype) << b, "``x1 << x2``.", (int,)),
     "bitwise_right_shift": (lambda a, b: a >> b if isinstance(a, Tensor) else _tnp.asarray(a, b.dtype) >> b, "``x1 >> x2``.", (int,)),
     "copysign": (_copysign, "``|x1|`` with ``x2``'s sign bit.", _RI),
-    "divide": (_tnp.true_divide, "``x1 / x2``.", (int, float, complex)),
-    "equal": (_tnp.equal, "``x1 == x2`` (bool).", (int, float, complex, _b.bool)),
-    "floor_divide": (_tnp.floor_divide, "``x1 // x2``.", _RI),
-    "greater": (_tnp.greater, "``x1 > x2``.", _RI),
-    "greater_equal": (_tnp.greater_equal, "``x1 >= x2``.", _RI),
+    "divide": (_tnp.true_divide, None, (int, float, complex)),
+    "equal": (_tnp.equal, None, (int, float, complex, _b.bool)),
+    "floor_divide": (_tnp.floor_divide, None, _RI),
+    "greater": (_tnp.greater, None, _RI),
+    "greater_equal": (_tnp.greater_equal, None, _RI),
     "hypot": (_tnp.hypot, "``sqrt(x1**2 + x2**2)`` without overflow.", _RI),
-    "less": (_tnp.less, "``x1 < x2``.", _RI),
-    "less_equal": (_tnp.less_equal, "``x1 <= x2``.", _RI),
+    "less": (_tnp.less, None, _RI),
+    "less_equal": (_tnp.less_equal, None, _RI),
     "logaddexp": (_tnp.logaddexp, "``log(exp(x1) + exp(x2))`` without overflow.", _RI),
     "logical_and": (_tnp.logical_and, "Logical and of bool arrays.", (_b.bool,)),
     "logical_or": (_tnp.logical_or, "Logical or of bool arrays.", (_b.bool,)),
     "logical_xor": (_tnp.logical_xor, "Logical xor of bool arrays.", (_b.bool,)),
-    "maximum": (_tnp.maximum, "The larger of each pair (NaN if either is NaN).", _RI),
-    "minimum": (_tnp.minimum, "The smaller of each pair (NaN if either is NaN).", _RI),
-    "multiply": (_tnp.multiply, "``x1 * x2``.", (int, float, complex)),
+    "maximum": (_tnp.maximum, None, _RI),
+    "minimum": (_tnp.minimum, None, _RI),
+    "multiply": (_tnp.multiply, None, (int, float, complex)),
     "nextafter": (_tnp.nextafter, "The next representable value after ``x1`` toward ``x2``.", _RI),
-    "not_equal": (_tnp.not_equal, "``x1 != x2`` (bool).", (int, float, complex, _b.bool)),
-    "pow": (_tnp.power, "``x1 ** x2``.", (int, float, complex)),
+    "not_equal": (_tnp.not_equal, None, (int, float, complex, _b.bool)),
+    "pow": (_tnp.power, None, (int, float, complex)),
     "remainder": (_remainder, "``x1 % x2``, with ``x2``'s sign (Python's ``%``), a zero's included.", _RI),
-    "subtract": (_tnp.subtract, "``x1 - x2``.", (int, float, complex)),
+    "subtract": (_tnp.subtract, None, (int, float, complex)),
 }
+# the functions whose kernel is one lattice op are bound in Rust (``_C.array_api``), with
+# no Python frame for an array with an array or an allowed Python scalar; they hand
+# other arguments to ``_checked``
+_RUST = _C.array_api
 for _n, (_k, _d, _kinds) in _BINARY.items():
-    _binary(_n, _k, _d, _kinds)
+    if _n in _RUST.RUST_BINARY:
+        globals()[_n] = getattr(_RUST, _n)
+        __all__.append(_n)
+    else:
+        _binary(_n, _k, _d, _kinds)
+
+
+def _checked(name, x1, x2):
+    """The standard's argument checks for the Rust-bound ``name``, then its kernel."""
+    kernel, _, kinds = _BINARY[name]
+    a = _operand(name, "x1", x1, kinds)
+    b = _operand(name, "x2", x2, kinds)
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TypeError(_err(name, "x1", "or 'x2' must be an array (both are Python scalars)"))
+    return kernel(a, b)
 
 
 def clip(x, /, min=None, max=None):  # noqa: A002 (the standard's names)

@@ -14,6 +14,8 @@
 //!   `un:OP:N` runs a unary op (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast) on N f32,
 //!   and `sum:DTYPE:SHAPE:AXIS` a sum over one axis or `all` (`sum:f32:4000x64:1`);
 //!   `max:…` and `min:…` take the same arguments for `reduce_max` and `reduce_min`.
+//!   `sp:OP:LO:HI:N` runs a special function (`j0`, `j1`, `y0`, `y1`, `erfinv`,
+//!   `ndtri`) on N float64 evenly spaced over [LO, HI] (`sp:j0:0:100:100000`).
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -29,11 +31,11 @@ fn main() {
     let calls: Vec<(&str, workloads::Call)> = names
         // an einsum spec has commas of its own: then workloads are separated by ';'
         .split(if names.contains("ein:") || names.contains("ein64:") { ';' } else { ',' })
-        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| reduce_spec(n)).or_else(|| workloads::workload(n)) {
+        .map(|n| match einsum_spec(n).or_else(|| add_spec(n)).or_else(|| exp_spec(n)).or_else(|| unary_spec(n)).or_else(|| reduce_spec(n)).or_else(|| special_spec(n)).or_else(|| workloads::workload(n)) {
             Some(f) => (n, f),
             None => {
                 eprintln!(
-                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N, un:OP:N or sum|max|min:DTYPE:SHAPE:AXIS",
+                    "no workload named {n}; the names are {}, ein:EQUATION:SHAPE,SHAPE.. (shapes as 2x3x4), add:DTYPE:N, exp:DTYPE:N, un:OP:N, sum|max|min:DTYPE:SHAPE:AXIS or sp:OP:LO:HI:N",
                     workloads::NAMES.join(", ")
                 );
                 std::process::exit(2)
@@ -126,6 +128,26 @@ fn reduce_spec(spec: &str) -> Option<workloads::Call> {
 }
 
 /// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).
+fn special_spec(spec: &str) -> Option<workloads::Call> {
+    use lattensor::ops::special;
+    let mut parts = spec.strip_prefix("sp:")?.split(':');
+    let op = parts.next()?.to_string();
+    let (lo, hi): (f64, f64) = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
+    let n: usize = parts.next()?.parse().ok()?;
+    let xs: Vec<f64> = (0..n).map(|i| lo + (hi - lo) * i as f64 / (n.max(2) - 1) as f64).collect();
+    let a = lattensor::Tensor::from_vec(xs, &[n]).ok()?;
+    let f: fn(&lattensor::Tensor) -> lattensor::Result<lattensor::Tensor> = match op.as_str() {
+        "j0" => special::bessel_j0,
+        "j1" => special::bessel_j1,
+        "y0" => special::bessel_y0,
+        "y1" => special::bessel_y1,
+        "erfinv" => lattensor::ops::erfinv,
+        "ndtri" => lattensor::ops::ndtri,
+        _ => return None,
+    };
+    Some(Box::new(move || f(&a).expect("the op runs")))
+}
+
 fn unary_spec(spec: &str) -> Option<workloads::Call> {
     let mut parts = spec.strip_prefix("un:")?.split(':');
     let op = parts.next()?.to_string();
