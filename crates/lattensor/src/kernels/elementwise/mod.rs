@@ -289,7 +289,8 @@ fn src_bytes<R>(x: Src<'_, R>) -> usize {
 }
 
 /// An input of a small [`binary_to`] as its loop reads it, when that needs no
-/// walk: a literal, or a contiguous tensor of the compute type. `None` otherwise.
+/// walk: a literal, a contiguous tensor of the compute type, or a one-element
+/// tensor of it broadcast (a 0-d tensor in `x * t`). `None` otherwise.
 #[inline]
 fn direct<'a, R: Element>(x: &'a Input<'_>, len: usize) -> Option<Src<'a, R>> {
     if len > DIRECT_MAX || len == 0 {
@@ -298,7 +299,12 @@ fn direct<'a, R: Element>(x: &'a Input<'_>, len: usize) -> Option<Src<'a, R>> {
     if let Input::Scalar(s) = x {
         return Some(Src::Scalar(s.to::<R>()));
     }
-    x.tensor()?.as_slice::<R>().filter(|s| s.len() == len).map(Src::Slice)
+    // a one-element tensor (0-d, or [1] broadcast) is read once, as a literal is
+    match x.tensor()?.as_slice::<R>()? {
+        s if s.len() == len => Some(Src::Slice(s)),
+        &[one] => Some(Src::Scalar(one)),
+        _ => None,
+    }
 }
 
 /// One operand's part of a run of [`binary_to`], as the kernel reads it.
@@ -785,6 +791,9 @@ mod tests {
                 // a 0-d operand broadcast against the view, and the view read backwards
                 let s = view(0, &other);
                 assert_eq!(got(ops::add(&a, &s).unwrap()), want(&|i| val(i) + other(0)), "{n}: a + 0-d");
+                assert_eq!(got(ops::subtract(&s, &a).unwrap()), want(&|i| other(0) - val(i)), "{n}: 0-d - a");
+                let one = s.reshape(&[1]).unwrap();
+                assert_eq!(got(ops::divide(&a, &one).unwrap()), want(&|i| val(i) / other(0)), "{n}: a / [1]");
                 let rev = a.slice(&[SliceArg::Range { start: None, stop: None, step: -1 }]).unwrap();
                 assert_eq!(got(ops::add(&rev, &b).unwrap()), want(&|i| val(n - 1 - i) + other(i)), "{n}: rev + b");
             }
