@@ -34,6 +34,16 @@ def _unary(name, kernel, doc):
     __all__.append(name)
 
 
+def _checked_call(name, kernel, kinds, x1, x2):
+    """The standard's argument checks (an array, or a Python scalar of ``kinds``, on
+    each side; not two scalars), then ``kernel``."""
+    a = _operand(name, "x1", x1, kinds)
+    b = _operand(name, "x2", x2, kinds)
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise TypeError(_err(name, "x1", "or 'x2' must be an array (both are Python scalars)"))
+    return kernel(a, b)
+
+
 def _binary(name, kernel, doc, kinds=(int, float, complex)):
     def f(x1, x2, /):
         # an array with an array or an allowed Python scalar (the common calls) needs no
@@ -41,11 +51,7 @@ def _binary(name, kernel, doc, kinds=(int, float, complex)):
         t1, t2 = type(x1), type(x2)
         if (t1 is Tensor and (t2 is Tensor or t2 in kinds)) or (t2 is Tensor and t1 in kinds):
             return kernel(x1, x2)
-        a = _operand(name, "x1", x1, kinds)
-        b = _operand(name, "x2", x2, kinds)
-        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-            raise TypeError(_err(name, "x1", "or 'x2' must be an array (both are Python scalars)"))
-        return kernel(a, b)
+        return _checked_call(name, kernel, kinds, x1, x2)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
@@ -195,11 +201,7 @@ for _n, (_k, _d, _kinds) in _BINARY.items():
 def _checked(name, x1, x2):
     """The standard's argument checks for the Rust-bound ``name``, then its kernel."""
     kernel, _, kinds = _BINARY[name]
-    a = _operand(name, "x1", x1, kinds)
-    b = _operand(name, "x2", x2, kinds)
-    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-        raise TypeError(_err(name, "x1", "or 'x2' must be an array (both are Python scalars)"))
-    return kernel(a, b)
+    return _checked_call(name, kernel, kinds, x1, x2)
 
 
 def clip(x, /, min=None, max=None):  # noqa: A002 (the standard's names)
