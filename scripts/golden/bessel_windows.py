@@ -5,8 +5,10 @@ Each function is a power series near the origin and, from there to 100, a chain 
 windows about its zeros and extrema (zeros of the derivative), each window running to the
 midpoint of the neighbouring centre, so |t| = |x - centre| stays below ~0.9. The centre is
 stored as a double-double (hi, lo) and the coefficients are the Taylor coefficients at
-exactly hi + lo. Y0 and Y1 also get a window about their first zero inside the series range
-(the series cancels there).
+exactly hi + lo. Y0 and Y1 are windows from Y_LOW on: below their series' end, a window
+about the first zero (the series cancels there) and, either side of it, windows about points
+spaced geometrically, each reaching at most Y_REACH of its centre (the nearest singularity, 0,
+is a centre's length away, so the terms shrink by that ratio).
 
 Coefficients come from the Bessel equation's recurrence at 100 digits; the count per window
 is the least with a truncation bound sum |a_k| h^k (h the window's largest |t|) below
@@ -25,6 +27,10 @@ N_MAX = 90
 TOP = 100
 # window half-widths about the first zero inside the series range of Y0, Y1
 INNER_ZERO_HALF = {"Y0": mpf("0.1"), "Y1": mpf("0.25")}
+# where Y0's and Y1's windows begin (the series serves below), and how far a window below the
+# series' end reaches from its centre, relative to the centre
+Y_LOW = mpf("0.0625")
+Y_REACH = mpf("0.2")
 REL = mpf(2) ** -60
 
 
@@ -131,7 +137,11 @@ def windows(name, nu, series_end):
     if first is not None:
         z, _ = cs[0]
         s, e = float(z - first), float(z + first)
+        for a, b in geometric(Y_LOW, mpf(s)):
+            out.append(window(name, nu, mpf(float((a + b) / 2)), a, b, False))
         out.append(window(name, nu, z, mpf(s), mpf(e), True))
+        for a, b in geometric(mpf(e), series_end):
+            out.append(window(name, nu, mpf(float((a + b) / 2)), a, b, False))
     cs = [p for p in cs if p[0] > series_end]
     bounds = [series_end] + [mpf(float((cs[i][0] + cs[i + 1][0]) / 2)) for i in range(len(cs) - 1)] + [mpf(TOP)]
     for i, (z, is_zero) in enumerate(cs):
@@ -140,6 +150,15 @@ def windows(name, nu, series_end):
             break
         out.append(window(name, nu, z, start, end, is_zero))
     return out
+
+
+def geometric(lo, hi):
+    """Windows [a, b] chaining lo to hi (ends rounded to doubles) with b/a equal and at most
+    (1 + Y_REACH)/(1 - Y_REACH), so each reaches at most Y_REACH of its midpoint."""
+    q = (1 + Y_REACH) / (1 - Y_REACH)
+    n = int(mp.ceil(log(hi / lo) / log(q)))
+    edges = [lo] + [mpf(float(lo * (hi / lo) ** (mpf(i) / n))) for i in range(1, n)] + [hi]
+    return list(zip(edges, edges[1:]))
 
 
 # power series about 0 in u = x^2
@@ -213,8 +232,9 @@ def main():
         terms = [n for n, _ in ws]
         print(name, len(ws), "windows, terms", min(terms), "-", max(terms), terms, file=sys.stderr)
         print()
-        print("/// %s from its series' end to 100: %d Taylor windows by increasing start (%d to %d terms)." % (
-            name, len(ws), min(terms), max(terms)))
+        start = "its series' end" if name[0] == "J" else repr(float(Y_LOW))
+        print("/// %s from %s to 100: %d Taylor windows by increasing start (%d to %d terms)." % (
+            name, start, len(ws), min(terms), max(terms)))
         print("const %s_WINDOWS: [Window; %d] = [" % (name, len(ws)))
         for _, w in ws:
             print("    " + w)

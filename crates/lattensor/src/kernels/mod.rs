@@ -28,6 +28,7 @@ pub(crate) mod pool;
 pub(crate) mod simd;
 pub(crate) mod strided;
 pub(crate) mod sums;
+pub(crate) mod taylor;
 
 pub(crate) use copy::{copy_into, row_major};
 pub(crate) use elementwise::{

@@ -2,6 +2,7 @@
 //! Bessel functions of the first and second kind `J0, J1, Y0, Y1`.
 
 use super::dd::{Dd, two_prod, two_sum};
+use crate::kernels::taylor::{self, Row, Symmetry, Table};
 use std::f64::consts::PI;
 
 const EULER: f64 = 0.577_215_664_901_532_9;
@@ -415,19 +416,62 @@ fn horner_dd(head: &[Dd], tail: &[f64], t: Dd) -> Dd {
     p
 }
 
-/// The window whose `[start, end]` holds `x`, if any (`windows` sorted by start).
-fn window_at(x: f64, windows: &[Window]) -> Option<&Window> {
-    let i = windows.partition_point(|w| w.start <= x);
-    windows[..i].last().filter(|w| x <= w.end)
+/// The rows of a table: `series` (with whether it is multiplied by `x`) from 0 if given,
+/// then the windows that start at or after `from`, in order (each ends where the next starts).
+const fn rows<const N: usize>(series: Option<(&Series, bool)>, windows: &[Window], from: f64) -> [Row; N] {
+    let mut out = [Row::window(f64::INFINITY, Dd(0.0, 0.0), &[], &[]); N];
+    let mut n = 0;
+    let mut first = f64::INFINITY;
+    let mut i = 0;
+    while i < windows.len() {
+        let w = &windows[i];
+        if w.start >= from {
+            if n == 0 {
+                first = w.start;
+            }
+            let next = if i + 1 < windows.len() { windows[i + 1].start } else { f64::INFINITY };
+            out[n] = Row::window(next, w.centre, &w.head, w.tail);
+            n += 1;
+        }
+        i += 1;
+    }
+    if let Some((s, times_x)) = series {
+        // shift the windows up one place for the series, which comes first
+        let mut k = n;
+        while k > 0 {
+            out[k] = out[k - 1];
+            k -= 1;
+        }
+        out[0] = Row::series(first, s.head, s.tail, times_x);
+        n += 1;
+    }
+    assert!(n == N, "row count");
+    out
 }
 
-/// `f(x)` from `w`: `t = x − centre` exactly as a double-double, so that a zero's window keeps
-/// the relative accuracy of `a₁·t` however close `x` is to the zero.
-fn eval_window(x: f64, w: &Window) -> f64 {
-    let (s, e) = two_sum(x, -w.centre.0);
-    let t = Dd(s, e).add(Dd(-w.centre.1, 0.0));
-    horner_dd(&w.head, w.tail, t).to_f64()
+/// A [`Table`] named `$table` of `$n` rows over `[$lo, ASYM_MIN]` (see [`rows`]), with
+/// grid cells of `1/$step_inv` (narrower than every window) and `$cells` grid bytes.
+macro_rules! table {
+    ($table:ident, $rows:ident, $grid:ident, $n:literal, $series:expr, $windows:expr, $lo:expr, $step_inv:literal, $cells:literal) => {
+        static $rows: [Row; $n] = rows::<$n>($series, &$windows, $lo);
+        static $grid: [u8; $cells] = taylor::grid::<$cells>(&$rows, $lo, ASYM_MIN, $step_inv);
+        static $table: Table = Table {
+            rows: &$rows,
+            grid: &$grid,
+            step_inv: $step_inv,
+            tail: taylor::tail_len(&$rows),
+            lo: $lo,
+            hi: ASYM_MIN,
+        };
+    };
 }
+table!(J0_TABLE, J0_ROWS, J0_GRID, 64, Some((&J0_SERIES, false)), J0_WINDOWS, 0.0, 2.0, 204);
+table!(J1_TABLE, J1_ROWS, J1_GRID, 64, Some((&J1_SERIES, true)), J1_WINDOWS, 0.0, 2.0, 204);
+table!(Y0_TABLE, Y0_ROWS, Y0_GRID, 73, None, Y0_WINDOWS, Y_LOW, 64.0, 6404);
+table!(Y1_TABLE, Y1_ROWS, Y1_GRID, 73, None, Y1_WINDOWS, Y_LOW, 64.0, 6404);
+
+/// Where Y0's and Y1's windows begin; their power series serve below.
+const Y_LOW: f64 = 0.0625;
 
 /// `u = x²` exactly, as a double-double (barring underflow, where the series needs only `u ≈ 0`).
 fn square_dd(x: f64) -> Dd {
@@ -465,16 +509,6 @@ fn ln_dd(x: f64) -> Dd {
 /// `2/π` in double-double.
 const TWO_OVER_PI: Dd = Dd(std::f64::consts::FRAC_2_PI, -3.935_735_335_036_497e-17);
 
-/// `J0(x)` for `0 ≤ x ≤ 1.2` by its power series.
-fn j0_series(x: f64) -> f64 {
-    horner_dd(J0_SERIES.head, J0_SERIES.tail, square_dd(x)).to_f64()
-}
-
-/// `J1(x)` for `0 ≤ x ≤ 0.92` by its power series.
-fn j1_series(x: f64) -> f64 {
-    horner_dd(J1_SERIES.head, J1_SERIES.tail, square_dd(x)).mul_f(x).to_f64()
-}
-
 /// `Y0(x) = (2/π)·ln(x)·J0(x) + Q(x²)` for `0 < x ≤ 3.07`, all in double-double: near the
 /// first zero (0.894) the two parts cancel to 1/8 of their size.
 fn y0_series(x: f64) -> f64 {
@@ -498,29 +532,27 @@ fn y1_series(x: f64) -> f64 {
     TWO_OVER_PI.mul(ln_dd(x)).mul(j).add(r).add(pole.neg()).to_f64()
 }
 
-/// `J_ν` or `Y_ν` at `x ≥ 0` (or NaN): the modulus/phase form above 100, a Taylor window
-/// about the nearest zero or extremum (each within 2⁻⁶⁰ relative) from the end of the
-/// power series up to 100, and `series` below that.
-fn oscillating(x: f64, nu: usize, first_kind: bool, windows: &[Window], series: fn(f64) -> f64) -> f64 {
+/// `J_ν` or `Y_ν` at `x ≥ 0` (or NaN): the modulus/phase form above 100, the table (Taylor
+/// windows each within 2⁻⁶⁰ relative, about the zeros and extrema and, for `Y` below 3,
+/// about points spaced geometrically; for `J` the power series below its first window)
+/// from `table.lo` up to 100, and `below` under that.
+fn oscillating(x: f64, nu: usize, first_kind: bool, table: &Table, below: fn(f64) -> f64) -> f64 {
     if x.is_nan() {
         return x;
     }
     if x > ASYM_MIN {
         return if x.is_finite() { modulus_phase(x, nu, first_kind) } else { 0.0 };
     }
-    match window_at(x, windows) {
-        Some(w) => eval_window(x, w),
-        None => series(x),
-    }
+    if x >= table.lo { taylor::eval(table, x) } else { below(x) }
 }
 
 /// Bessel function of the first kind `J0` (`J0(±inf) = 0`).
 pub fn j0(x: f64) -> f64 {
-    oscillating(x.abs(), 0, true, &J0_WINDOWS, j0_series)
+    oscillating(x.abs(), 0, true, &J0_TABLE, f64::abs)
 }
 /// Bessel function of the first kind `J1` (odd; `J1(±inf) = 0`).
 pub fn j1(x: f64) -> f64 {
-    let v = oscillating(x.abs(), 1, true, &J1_WINDOWS, j1_series);
+    let v = oscillating(x.abs(), 1, true, &J1_TABLE, f64::abs);
     if x < 0.0 { -v } else { v }
 }
 /// Bessel function of the second kind `Y0` (`Y0(0) = -inf`, negative → NaN).
@@ -531,7 +563,7 @@ pub fn y0(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    oscillating(x, 0, false, &Y0_WINDOWS, y0_series)
+    oscillating(x, 0, false, &Y0_TABLE, y0_series)
 }
 /// Bessel function of the second kind `Y1` (`Y1(0) = -inf`, negative → NaN).
 pub fn y1(x: f64) -> f64 {
@@ -541,7 +573,24 @@ pub fn y1(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    oscillating(x, 1, false, &Y1_WINDOWS, y1_series)
+    oscillating(x, 1, false, &Y1_TABLE, y1_series)
+}
+
+/// [`j0`] over a slice (eight elements at a time where the CPU allows).
+pub(super) fn j0_slice(x: &[f64], out: &mut [f64]) {
+    taylor::eval_slice(&J0_TABLE, Symmetry::Even, x, out, j0);
+}
+/// [`j1`] over a slice.
+pub(super) fn j1_slice(x: &[f64], out: &mut [f64]) {
+    taylor::eval_slice(&J1_TABLE, Symmetry::Odd, x, out, j1);
+}
+/// [`y0`] over a slice.
+pub(super) fn y0_slice(x: &[f64], out: &mut [f64]) {
+    taylor::eval_slice(&Y0_TABLE, Symmetry::None, x, out, y0);
+}
+/// [`y1`] over a slice.
+pub(super) fn y1_slice(x: &[f64], out: &mut [f64]) {
+    taylor::eval_slice(&Y1_TABLE, Symmetry::None, x, out, y1);
 }
 
 /// Tensor-level functions.
@@ -551,7 +600,7 @@ pub mod tensor {
     use crate::core::error::Result;
 
     macro_rules! bessel {
-        ($name:ident, $f:ident, $what:literal, $x:literal, $v:literal) => {
+        ($name:ident, $f:ident $(/ $slice:ident)?, $what:literal, $x:literal, $v:literal) => {
             special_fn!(
                 #[doc = concat!("`tf.math.special.", stringify!($name), "`: ", $what, ".")]
                 ///
@@ -564,6 +613,7 @@ pub mod tensor {
                 $name,
                 stringify!($name),
                 super::$f
+                $(, super::$slice)?
             );
         };
     }
@@ -587,10 +637,22 @@ pub mod tensor {
         "0.601_907_230_197_234_6"
     );
     bessel!(bessel_k1e, k1e, "`e^x K1(x)`; `0 → inf`, negative → NaN", "1.0", "1.636_153_486_263_258");
-    bessel!(bessel_j0, j0, "Bessel function `J0`", "1.0", "0.765_197_686_557_966_6");
-    bessel!(bessel_j1, j1, "Bessel function `J1` (odd)", "1.0", "0.440_050_585_744_933_5");
-    bessel!(bessel_y0, y0, "Bessel function `Y0`; `Y0(0) = -inf`, negative → NaN", "1.0", "0.088_256_964_215_676_96");
-    bessel!(bessel_y1, y1, "Bessel function `Y1`; `Y1(0) = -inf`, negative → NaN", "1.0", "-0.781_212_821_300_288_8");
+    bessel!(bessel_j0, j0 / j0_slice, "Bessel function `J0`", "1.0", "0.765_197_686_557_966_6");
+    bessel!(bessel_j1, j1 / j1_slice, "Bessel function `J1` (odd)", "1.0", "0.440_050_585_744_933_5");
+    bessel!(
+        bessel_y0,
+        y0 / y0_slice,
+        "Bessel function `Y0`; `Y0(0) = -inf`, negative → NaN",
+        "1.0",
+        "0.088_256_964_215_676_96"
+    );
+    bessel!(
+        bessel_y1,
+        y1 / y1_slice,
+        "Bessel function `Y1`; `Y1(0) = -inf`, negative → NaN",
+        "1.0",
+        "-0.781_212_821_300_288_8"
+    );
 }
 
 #[cfg(test)]
@@ -617,13 +679,13 @@ mod tests {
         }
     }
 
-    /// (name, windows, end of the power series, the series).
-    type Table = (&'static str, &'static [Window], f64, fn(f64) -> f64);
-    const TABLES: [Table; 4] = [
-        ("j0", &J0_WINDOWS, 1.2, j0_series),
-        ("j1", &J1_WINDOWS, 0.92, j1_series),
-        ("y0", &Y0_WINDOWS, 3.07, y0_series),
-        ("y1", &Y1_WINDOWS, 2.94, y1_series),
+    /// (name, windows, where the windows begin, table, the series for Y).
+    type TableCase = (&'static str, &'static [Window], f64, &'static Table, Option<fn(f64) -> f64>);
+    const TABLES: [TableCase; 4] = [
+        ("j0", &J0_WINDOWS, 1.2, &J0_TABLE, None),
+        ("j1", &J1_WINDOWS, 0.92, &J1_TABLE, None),
+        ("y0", &Y0_WINDOWS, Y_LOW, &Y0_TABLE, Some(y0_series)),
+        ("y1", &Y1_WINDOWS, Y_LOW, &Y1_TABLE, Some(y1_series)),
     ];
 
     /// `a` and `b` within `n` ulps of each other.
@@ -631,11 +693,12 @@ mod tests {
         (a - b).abs() <= n * f64::EPSILON * a.abs().max(b.abs())
     }
 
-    /// The windows from the series' end chain without gaps or overlaps up to 100, and the
-    /// only other window (Y0's and Y1's first zero) lies inside the series range.
+    /// The windows chain without gaps or overlaps from the series' end (J) or `Y_LOW` (Y) up
+    /// to 100, and the tables find the later row at each shared boundary and the earlier just
+    /// below it.
     #[test]
     fn windows_cover_series_end_to_100() {
-        for (name, ws, series_end, _) in TABLES {
+        for (name, ws, series_end, table, _) in TABLES {
             let chain: Vec<&Window> = ws.iter().filter(|w| w.start >= series_end).collect();
             assert_eq!(chain[0].start, series_end, "{name}");
             assert_eq!(chain.last().unwrap().end, ASYM_MIN, "{name}");
@@ -646,30 +709,73 @@ mod tests {
                 assert!(w.start < w.end && (w.centre.0 - w.start).abs() < 1.25 && (w.end - w.centre.0).abs() < 1.25);
                 assert!(w.end <= series_end || w.start >= series_end, "{name}");
             }
-            // the lookup picks the later window at a shared boundary, the series below the first
-            for pair in chain.windows(2) {
-                assert!(std::ptr::eq(window_at(pair[1].start, ws).unwrap(), pair[1]), "{name}");
+            let starts: Vec<f64> = table.rows.iter().map(|r| r.next()).collect();
+            assert_eq!(starts.last(), Some(&f64::INFINITY), "{name}");
+            for (i, &b) in starts.iter().enumerate().filter(|(_, b)| b.is_finite()) {
+                assert_eq!(<f64 as taylor::Lanes>::row_of(table, b), i + 1, "{name} at {b}");
+                assert_eq!(<f64 as taylor::Lanes>::row_of(table, b.next_down()), i, "{name} below {b}");
+                assert!(chain.iter().any(|w| w.start == b), "{name}: {b}");
             }
-            assert!(window_at(series_end * 0.99, ws).is_none_or(|w| w.end < series_end), "{name}");
         }
     }
 
-    /// At each boundary the two neighbouring expansions (or the series and an expansion) agree
-    /// to within an ulp: each is within 2⁻⁶⁰ of the true value before the final rounding.
+    /// At each boundary the two neighbouring expansions (or the series and an expansion, or
+    /// the modulus/phase form at 100) agree to within an ulp: each is within 2⁻⁶⁰ of the true
+    /// value before the final rounding.
     #[test]
     fn expansions_agree_at_window_boundaries() {
-        for (name, ws, _, series) in TABLES {
-            for (i, w) in ws.iter().enumerate() {
-                for x in [w.start, w.end] {
-                    let here = eval_window(x, w);
-                    let there = match ws.get(i + 1).filter(|n| n.start == x).or(ws[..i].last().filter(|p| p.end == x)) {
-                        Some(n) => eval_window(x, n),
-                        None if x < ASYM_MIN => series(x),
-                        None => modulus_phase(x, name.ends_with('1') as usize, name.starts_with('j')),
-                    };
-                    let n = if x == ASYM_MIN { 3.0 } else { 1.0 };
-                    assert!(within_ulps(here, there, n), "{name} at {x}: {here:e} vs {there:e}");
+        for (name, _, _, table, series) in TABLES {
+            let last = table.rows.len() - 1;
+            for i in 0..last {
+                let b = table.rows[i].next();
+                let (here, there) = (taylor::eval_row(table, i, b), taylor::eval_row(table, i + 1, b));
+                assert!(within_ulps(here, there, 1.0), "{name} at {b}: {here:e} vs {there:e}");
+            }
+            let (here, there) = (
+                taylor::eval_row(table, last, ASYM_MIN),
+                modulus_phase(ASYM_MIN, name.ends_with('1') as usize, name.starts_with('j')),
+            );
+            assert!(within_ulps(here, there, 3.0), "{name} at 100: {here:e} vs {there:e}");
+            // the series below Y's windows, and at points they cover up to its end (3.07, 2.94),
+            // away from the first zeros (0.894, 2.197), where the series cancels
+            if let Some(series) = series {
+                for x in [Y_LOW, 0.1, 0.5, 1.5, 2.9] {
+                    let (here, there) = (taylor::eval(table, x), series(x));
+                    assert!(within_ulps(here, there, 1.0), "{name} at {x}: {here:e} vs {there:e}");
                 }
+            }
+        }
+    }
+
+    /// The slice forms give the scalar functions' bits: across every table's range, at its
+    /// row boundaries and either side of them, negative, tiny, huge, NaN and infinite arguments.
+    #[test]
+    fn slices_give_the_scalar_bits() {
+        let mut xs: Vec<f64> = (0..40_000).map(|i| f64::from(i) * 0.002_6 - 2.0).collect();
+        for (_, _, _, table, _) in TABLES {
+            for r in table.rows.iter().filter(|r| r.next().is_finite()) {
+                xs.extend([r.next(), r.next().next_down(), r.next().next_up(), -r.next()]);
+            }
+        }
+        xs.extend([
+            0.0,
+            -0.0,
+            1e-300,
+            5e-324,
+            100.0,
+            100.0f64.next_up(),
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+        ]);
+        type Pair = (fn(f64) -> f64, fn(&[f64], &mut [f64]));
+        let fns: [Pair; 4] = [(j0, j0_slice), (j1, j1_slice), (y0, y0_slice), (y1, y1_slice)];
+        for (f, slice) in fns {
+            let mut out = vec![0.0; xs.len()];
+            slice(&xs, &mut out);
+            for (&x, &o) in xs.iter().zip(&out) {
+                assert_eq!(o.to_bits(), f(x).to_bits(), "{x:e}: {o:e} vs {:e}", f(x));
             }
         }
     }

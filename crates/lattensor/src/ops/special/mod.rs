@@ -15,6 +15,7 @@ mod integrals;
 use crate::Tensor;
 use crate::core::error::Result;
 use crate::dispatch::{Compute, FloatStorage};
+use crate::kernels;
 use crate::ops::map::Map1;
 
 pub use bessel::tensor::{
@@ -58,7 +59,50 @@ pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tenso
     F64Fn { name, f }.map(x)
 }
 
+/// [`map_f64`] for a function that also has a slice form (`slice(x, out)` gives
+/// `out[i] = f(x[i])`, the same bits, faster): the tensor is read a block at a time
+/// in f64 and each block computed at once.
+pub(crate) fn map_f64_slices(
+    name: &str,
+    x: &Tensor,
+    f: fn(f64) -> f64,
+    slice: fn(&[f64], &mut [f64]),
+) -> Result<Tensor> {
+    let d = x.dtype();
+    let mut out = Tensor::for_overwrite(name, x.shape(), d)?;
+    crate::with_float_dtype!(d, C, S,
+        kernels::unary_slices_compute_bound::<f64, S, _>(x, out.data_mut::<S>(), |x, o| {
+            let mut wide = [0.0f64; 256];
+            for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
+                let w = &mut wide[..x.len()];
+                slice(x, w);
+                for (o, &v) in o.iter_mut().zip(w.iter()) {
+                    *o = S::round_f64(v);
+                }
+            }
+        }),
+        other => return map_f64(name, x, f));
+    Ok(out.with_weak(x.is_weak()))
+}
+
 macro_rules! special_fn {
+    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path, $slice:path) => {
+        $(#[$doc])*
+        ///
+        /// Keeps the input's dtype and weakness; `float32`, `float16` and `bfloat16` are
+        /// computed in `float64` and rounded once.
+        ///
+        /// # Errors
+        /// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for integer, bool and complex
+        /// inputs (cast to a float first).
+        pub fn $name(x: &Tensor) -> Result<Tensor> {
+            $crate::core::tape::op(
+                &[x],
+                || $crate::ops::special::map_f64_slices($tf, x, $f, $slice),
+                || $crate::core::tape::TapeOp::Unary($tf),
+            )
+        }
+    };
     ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path) => {
         $(#[$doc])*
         ///
