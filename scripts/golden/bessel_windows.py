@@ -223,10 +223,11 @@ def main():
     print()
     print(series(lambda k: j_coef(0, k), SERIES_END["J0"], "J0_SERIES", "P with J0 = P(x²)"))
     print(series(lambda k: j_coef(1, k), SERIES_END["J1"], "J1_SERIES", "P with J1 = x·P(x²)"))
-    print(series(lambda k: j_coef(0, k), SERIES_END["Y0"], "Y0_SERIES_J", "P with J0 = P(x²), for Y0"))
-    print(series(y0_coef, SERIES_END["Y0"], "Y0_SERIES_Q", "Q with Y0 = (2/π)·ln(x)·J0 + Q(x²)"))
-    print(series(lambda k: j_coef(1, k), SERIES_END["Y1"], "Y1_SERIES_J", "P with J1 = x·P(x²), for Y1"))
-    print(series(y1_coef, SERIES_END["Y1"], "Y1_SERIES_R", "R with Y1 = (2/π)·ln(x)·J1 − 2/(πx) + x·R(x²)"))
+    # Y's series serve below Y_LOW only (windows cover the rest of SERIES_END)
+    print(series(lambda k: j_coef(0, k), Y_LOW, "Y0_SERIES_J", "P with J0 = P(x²), for Y0"))
+    print(series(y0_coef, Y_LOW, "Y0_SERIES_Q", "Q with Y0 = (2/π)·ln(x)·J0 + Q(x²)"))
+    print(series(lambda k: j_coef(1, k), Y_LOW, "Y1_SERIES_J", "P with J1 = x·P(x²), for Y1"))
+    print(series(y1_coef, Y_LOW, "Y1_SERIES_R", "R with Y1 = (2/π)·ln(x)·J1 − 2/(πx) + x·R(x²)"))
     for name, nu in [("J0", 0), ("J1", 1), ("Y0", 0), ("Y1", 1)]:
         ws = windows(name, nu, SERIES_END[name])
         terms = [n for n, _ in ws]

@@ -70,7 +70,7 @@ def ulps_from(x0, n):
 
 def below100(names, n_uniform):
     """J0, J1, Y0, Y1 on [0, 100]: n_uniform uniform points, a fifth as many in [0, 5], 400
-    log-uniform in [1e-300, 1] with a few subnormals, every zero and extremum with the 3 doubles
+    log-uniform in [1e-300, 1] with a few subnormals, half as many log-uniform in [0.05, 3.1], every zero and extremum with the 3 doubles
     either side, and points 1e-12 ... 1e-3 (relative) either side of each zero."""
     random.seed(4)
     zero_fns = {'j0': [(besseljzero, 0, 0)], 'j1': [(besseljzero, 1, 0)],
@@ -80,6 +80,8 @@ def below100(names, n_uniform):
     for name in names:
         xs = [random.uniform(0, 100) for _ in range(n_uniform)] + [random.uniform(0, 5) for _ in range(n_uniform // 5)]
         xs += [math.exp(random.uniform(math.log(1e-300), 0)) for _ in range(400)]
+        # where Y's geometric windows are (and J's series and first windows)
+        xs += [math.exp(random.uniform(math.log(0.05), math.log(3.1))) for _ in range(n_uniform // 2)]
         xs += [5e-324, 1e-310, 2.2250738585072014e-308, 0.5, 1.0, 2.0, 100.0]
         zf, nu, _ = zero_fns[name][0]
         k = 1

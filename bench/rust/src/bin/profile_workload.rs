@@ -15,7 +15,8 @@
 //!   and `sum:DTYPE:SHAPE:AXIS` a sum over one axis or `all` (`sum:f32:4000x64:1`);
 //!   `max:…` and `min:…` take the same arguments for `reduce_max` and `reduce_min`.
 //!   `sp:OP:LO:HI:N` runs a special function (`j0`, `j1`, `y0`, `y1`, `erfinv`,
-//!   `ndtri`) on N float64 evenly spaced over [LO, HI] (`sp:j0:0:100:100000`).
+//!   `ndtri`) on N float64 evenly spaced over [LO, HI] (`sp:j0:0:100:100000`), and
+//!   `sp:OP:LO:HI:N:shuffled` on the same values in a fixed random order.
 //!
 //! Prints, per workload, the mean, minimum and median time per call.
 //! `LATTENSOR_NUM_THREADS=1` gives the single-threaded numbers.
@@ -127,14 +128,27 @@ fn reduce_spec(spec: &str) -> Option<workloads::Call> {
     Some(Box::new(move || f(&a, axis.clone(), false).expect("the reduction runs")))
 }
 
-/// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).
+/// `sp:OP:LO:HI:N[:shuffled]`: a special function on N float64 evenly spaced over
+/// [LO, HI], in order or shuffled (a fixed permutation, so neighbours are far apart).
 fn special_spec(spec: &str) -> Option<workloads::Call> {
     use lattensor::ops::special;
     let mut parts = spec.strip_prefix("sp:")?.split(':');
     let op = parts.next()?.to_string();
     let (lo, hi): (f64, f64) = (parts.next()?.parse().ok()?, parts.next()?.parse().ok()?);
     let n: usize = parts.next()?.parse().ok()?;
-    let xs: Vec<f64> = (0..n).map(|i| lo + (hi - lo) * i as f64 / (n.max(2) - 1) as f64).collect();
+    let mut xs: Vec<f64> = (0..n).map(|i| lo + (hi - lo) * i as f64 / (n.max(2) - 1) as f64).collect();
+    match parts.next() {
+        None => {}
+        Some("shuffled") => {
+            // Fisher–Yates with a 64-bit LCG (Knuth's MMIX constants), seed 1
+            let mut state = 1u64;
+            for i in (1..n).rev() {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                xs.swap(i, ((state >> 33) % (i as u64 + 1)) as usize);
+            }
+        }
+        Some(_) => return None,
+    }
     let a = lattensor::Tensor::from_vec(xs, &[n]).ok()?;
     let f: fn(&lattensor::Tensor) -> lattensor::Result<lattensor::Tensor> = match op.as_str() {
         "j0" => special::bessel_j0,
@@ -148,6 +162,7 @@ fn special_spec(spec: &str) -> Option<workloads::Call> {
     Some(Box::new(move || f(&a).expect("the op runs")))
 }
 
+/// `un:OP:N`: a unary op on a vector of N f32 (`abs`, `neg`, `sqrt`, `relu`, `f16`: a cast).
 fn unary_spec(spec: &str) -> Option<workloads::Call> {
     let mut parts = spec.strip_prefix("un:")?.split(':');
     let op = parts.next()?.to_string();

@@ -355,7 +355,8 @@ mod tests {
     fn slices_give_the_bits_of_single_elements() {
         let xs: Vec<f64> =
             (0..203).map(|i| f64::from(i) * 0.0213 - 0.3).chain([f64::NAN, -0.0, 4.0, 4.5, -4.0, -1.0]).collect();
-        let fs: [(Symmetry, fn(f64) -> f64); 3] = [
+        type Whole = (Symmetry, fn(f64) -> f64);
+        let fs: [Whole; 3] = [
             (Symmetry::Even, |x| whole(Symmetry::Even, x)),
             (Symmetry::Odd, |x| whole(Symmetry::Odd, x)),
             (Symmetry::None, |x| whole(Symmetry::None, x)),
