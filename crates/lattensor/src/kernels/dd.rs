@@ -1,45 +1,80 @@
 //! Double-double arithmetic (error-free transformations and a few functions
 //! to ~2⁻¹⁰⁰ relative), for the kernels and special functions that round once.
 
-/// `a + b = s + e` exactly.
-#[inline]
-pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
+/// The operations the error-free steps need, over one `f64` or a vector of them
+/// (`kernels::taylor` runs the same steps on AVX-512 vectors).
+pub(crate) trait Arith: Copy {
+    fn add(self, b: Self) -> Self;
+    fn sub(self, b: Self) -> Self;
+    fn mul(self, b: Self) -> Self;
+    /// `self · b − c`, rounded once.
+    fn mul_sub(self, b: Self, c: Self) -> Self;
+}
+
+impl Arith for f64 {
+    #[inline(always)]
+    fn add(self, b: f64) -> f64 {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: f64) -> f64 {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: f64) -> f64 {
+        self * b
+    }
+    #[inline(always)]
+    fn mul_sub(self, b: f64, c: f64) -> f64 {
+        self.mul_add(b, -c)
+    }
+}
+
+/// `a + b = s + e` exactly (Knuth's two-sum).
+#[inline(always)]
+pub(crate) fn two_sum<V: Arith>(a: V, b: V) -> (V, V) {
+    let s = a.add(b);
+    let bb = s.sub(a);
+    let e = a.sub(s.sub(bb)).add(b.sub(bb));
     (s, e)
 }
 
 /// `a · b = p + e` exactly (barring over/underflow).
-#[inline]
-pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    (p, a.mul_add(b, -p))
+#[inline(always)]
+pub(crate) fn two_prod<V: Arith>(a: V, b: V) -> (V, V) {
+    let p = a.mul(b);
+    (p, a.mul_sub(b, p))
 }
 
-/// A double-double number `hi + lo`.
+/// A double-double number `hi + lo` (of `f64`s, or lane by lane of vectors).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Dd(pub f64, pub f64);
+pub(crate) struct Dd<V = f64>(pub V, pub V);
 
-impl Dd {
-    pub(crate) fn add(self, o: Dd) -> Dd {
+impl<V: Arith> Dd<V> {
+    #[inline(always)]
+    pub(crate) fn add(self, o: Dd<V>) -> Dd<V> {
         let (s, e) = two_sum(self.0, o.0);
-        let e = e + self.1 + o.1;
+        let e = e.add(self.1).add(o.1);
         let (h, l) = two_sum(s, e);
         Dd(h, l)
     }
-    pub(crate) fn mul(self, o: Dd) -> Dd {
+    #[inline(always)]
+    pub(crate) fn mul(self, o: Dd<V>) -> Dd<V> {
         let (p, e) = two_prod(self.0, o.0);
-        let e = e + (self.0 * o.1 + self.1 * o.0);
+        let e = e.add(self.0.mul(o.1).add(self.1.mul(o.0)));
         let (h, l) = two_sum(p, e);
         Dd(h, l)
     }
-    pub(crate) fn mul_f(self, b: f64) -> Dd {
+    #[inline(always)]
+    pub(crate) fn mul_f(self, b: V) -> Dd<V> {
         let (p, e) = two_prod(self.0, b);
-        let e = e + self.1 * b;
+        let e = e.add(self.1.mul(b));
         let (h, l) = two_sum(p, e);
         Dd(h, l)
     }
+}
+
+impl Dd {
     pub(crate) fn div_f(self, b: f64) -> Dd {
         let q = self.0 / b;
         let (p, e) = two_prod(q, b);

@@ -10,6 +10,8 @@
 //! - [`matmul`] (batched matrix products over strided views, choosing
 //!   `gemm` or a plain loop) and [`sums`] (sums, long and compensated, and
 //!   row/column sums); [`extremum`] (the folds of `reduce_max` and `reduce_min`).
+//! - [`taylor`]: piecewise polynomials with a double-double head (the Bessel
+//!   functions' tables), one element or 32 at a time.
 
 pub(crate) mod copy;
 pub(crate) mod dd;

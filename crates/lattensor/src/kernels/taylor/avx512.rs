@@ -13,6 +13,7 @@ use std::arch::x86_64::{
 use std::sync::OnceLock;
 
 use super::{Lanes, NEXT, ROW, Symmetry, Table, eval_lanes};
+use crate::kernels::dd::Arith;
 
 /// Whether the CPU has the instructions [`eval_blocks`] uses.
 pub(super) fn available() -> bool {
@@ -49,15 +50,7 @@ macro_rules! each {
     }};
 }
 
-impl<const C: usize> Lanes for Vn<C> {
-    /// Each vector's rows, as the offsets (in doubles) of their first entries, and that
-    /// offset once more if all eight lanes share it (else −1).
-    type Row = [(__m256i, i32); C];
-    #[inline(always)]
-    fn splat(v: f64) -> Self {
-        // SAFETY: see `Vn`: only reached from `eval_blocks`, which has AVX-512F.
-        Vn([unsafe { _mm512_set1_pd(v) }; C])
-    }
+impl<const C: usize> Arith for Vn<C> {
     #[inline(always)]
     fn add(self, b: Self) -> Self {
         // SAFETY: see `Vn`.
@@ -74,14 +67,25 @@ impl<const C: usize> Lanes for Vn<C> {
         Vn(each!(C; i => unsafe { _mm512_mul_pd(self.0[i], b.0[i]) }))
     }
     #[inline(always)]
-    fn mul_add(self, b: Self, c: Self) -> Self {
-        // SAFETY: see `Vn`.
-        Vn(each!(C; i => unsafe { _mm512_fmadd_pd(self.0[i], b.0[i], c.0[i]) }))
-    }
-    #[inline(always)]
     fn mul_sub(self, b: Self, c: Self) -> Self {
         // SAFETY: see `Vn`.
         Vn(each!(C; i => unsafe { _mm512_fmsub_pd(self.0[i], b.0[i], c.0[i]) }))
+    }
+}
+
+impl<const C: usize> Lanes for Vn<C> {
+    /// Each vector's rows, as the offsets (in doubles) of their first entries, and that
+    /// offset once more if all eight lanes share it (else −1).
+    type Row = [(__m256i, i32); C];
+    #[inline(always)]
+    fn splat(v: f64) -> Self {
+        // SAFETY: see `Vn`: only reached from `eval_blocks`, which has AVX-512F.
+        Vn([unsafe { _mm512_set1_pd(v) }; C])
+    }
+    #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        // SAFETY: see `Vn`.
+        Vn(each!(C; i => unsafe { _mm512_fmadd_pd(self.0[i], b.0[i], c.0[i]) }))
     }
     #[inline(always)]
     fn pick(flag: Self, a: Self, b: Self) -> Self {

@@ -9,17 +9,18 @@
 //! rest doubles summed from `t`'s high part, so the value carries the head's
 //! ~2⁻¹⁰⁰ relative accuracy wherever the terms after it are small.
 //!
-//! The same code runs one element at a time ([`eval`], over `f64`) and eight at
-//! a time with AVX-512 ([`eval_slice`], over `__m512d`): one [`Lanes`]
-//! implementation each, the same IEEE operations in the same order, the same
-//! bits. The row of an element comes from a grid of cells narrower than any
+//! The same code runs one element at a time ([`eval`], over `f64`) and, with
+//! AVX-512, on vectors of eight, four vectors side by side ([`eval_slice`]): one
+//! [`Lanes`] implementation each, the same IEEE operations in the same order,
+//! the same bits. The double-double steps are [`crate::kernels::dd`]'s, generic
+//! over the lane type. The row of an element comes from a grid of cells narrower than any
 //! row, so each cell holds at most one row boundary: one table read and one
 //! comparison, with no branch.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use crate::kernels::dd::Dd;
+use crate::kernels::dd::{Arith, Dd, two_prod, two_sum};
 
 /// Coefficients `a₀ … a₃`, kept as double-doubles.
 pub(crate) const HEAD: usize = 4;
@@ -145,18 +146,14 @@ pub(crate) const fn tail_len(rows: &[Row]) -> usize {
     n
 }
 
-/// The arithmetic the evaluation needs, over one element (`f64`) or a vector of them.
-pub(crate) trait Lanes: Copy {
+/// What the evaluation needs besides double-double arithmetic, over one element
+/// (`f64`) or a vector of them.
+pub(crate) trait Lanes: Arith {
     /// Where each lane's row is.
     type Row: Copy;
     fn splat(v: f64) -> Self;
-    fn add(self, b: Self) -> Self;
-    fn sub(self, b: Self) -> Self;
-    fn mul(self, b: Self) -> Self;
     /// `self · b + c`, rounded once.
     fn mul_add(self, b: Self, c: Self) -> Self;
-    /// `self · b − c`, rounded once.
-    fn mul_sub(self, b: Self, c: Self) -> Self;
     /// `a` where `flag ≠ 0`, else `b`.
     fn pick(flag: Self, a: Self, b: Self) -> Self;
     /// The row of `x ∈ [lo, hi]`: the last whose start is at most `x`.
@@ -172,24 +169,8 @@ impl Lanes for f64 {
         v
     }
     #[inline(always)]
-    fn add(self, b: f64) -> f64 {
-        self + b
-    }
-    #[inline(always)]
-    fn sub(self, b: f64) -> f64 {
-        self - b
-    }
-    #[inline(always)]
-    fn mul(self, b: f64) -> f64 {
-        self * b
-    }
-    #[inline(always)]
     fn mul_add(self, b: f64, c: f64) -> f64 {
         f64::mul_add(self, b, c)
-    }
-    #[inline(always)]
-    fn mul_sub(self, b: f64, c: f64) -> f64 {
-        f64::mul_add(self, b, -c)
     }
     #[inline(always)]
     fn pick(flag: f64, a: f64, b: f64) -> f64 {
@@ -207,43 +188,6 @@ impl Lanes for f64 {
     }
 }
 
-/// A double-double over lanes.
-#[derive(Clone, Copy)]
-struct D<V>(V, V);
-
-/// `a + b` exactly, as `(sum, error)` (Knuth).
-#[inline(always)]
-fn two_sum<V: Lanes>(a: V, b: V) -> D<V> {
-    let s = a.add(b);
-    let bb = s.sub(a);
-    D(s, a.sub(s.sub(bb)).add(b.sub(bb)))
-}
-
-/// `a · b` exactly, as `(product, error)`.
-#[inline(always)]
-fn two_prod<V: Lanes>(a: V, b: V) -> D<V> {
-    let p = a.mul(b);
-    D(p, a.mul_sub(b, p))
-}
-
-impl<V: Lanes> D<V> {
-    #[inline(always)]
-    fn add(self, o: D<V>) -> D<V> {
-        let D(s, e) = two_sum(self.0, o.0);
-        two_sum(s, e.add(self.1).add(o.1))
-    }
-    #[inline(always)]
-    fn mul(self, o: D<V>) -> D<V> {
-        let D(p, e) = two_prod(self.0, o.0);
-        two_sum(p, e.add(self.0.mul(o.1).add(self.1.mul(o.0))))
-    }
-    #[inline(always)]
-    fn mul_f(self, b: V) -> D<V> {
-        let D(p, e) = two_prod(self.0, b);
-        two_sum(p, e.add(self.1.mul(b)))
-    }
-}
-
 /// `f(x)` from `x`'s row, for `x ∈ [t.lo, t.hi]`.
 #[inline(always)]
 pub(crate) fn eval_lanes<V: Lanes>(t: &Table, x: V) -> V {
@@ -256,22 +200,22 @@ fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
     let at = |k| V::entry(t, row, k);
     let zero = V::splat(0.0);
     // t = x − centre exactly (two_sum, then the centre's low part), or x² exactly
-    let D(s, e) = two_sum(x, zero.sub(at(CENTRE)));
-    let lin = D(s, e).add(D(zero.sub(at(CENTRE + 1)), zero));
+    let (s, e) = two_sum(x, zero.sub(at(CENTRE)));
+    let lin = Dd(s, e).add(Dd(zero.sub(at(CENTRE + 1)), zero));
     let sq = two_prod(x, x);
     let square = at(SQUARE);
-    let arg = D(V::pick(square, sq.0, lin.0), V::pick(square, sq.1, lin.1));
+    let arg = Dd(V::pick(square, sq.0, lin.0), V::pick(square, sq.1, lin.1));
     let mut s = zero;
     for k in (0..t.tail).rev() {
         s = s.mul_add(arg.0, at(TAIL_AT + k));
     }
-    let mut p = D(s, zero);
+    let mut p = Dd(s, zero);
     for k in (0..HEAD).rev() {
-        p = p.mul(arg).add(D(at(HEAD_AT + 2 * k), at(HEAD_AT + 2 * k + 1)));
+        p = p.mul(arg).add(Dd(at(HEAD_AT + 2 * k), at(HEAD_AT + 2 * k + 1)));
     }
     // m = 1 rounds p once, as p.0 + p.1 would
     let m = V::pick(at(BY_X), x, V::splat(1.0));
-    let D(h, l) = p.mul_f(m);
+    let Dd(h, l) = p.mul_f(m);
     h.add(l)
 }
 
