@@ -59,19 +59,21 @@ pub(crate) fn map_f64(name: &str, x: &Tensor, f: fn(f64) -> f64) -> Result<Tenso
     F64Fn { name, f }.map(x)
 }
 
-/// [`map_f64`] for a function that also has a slice form (`slice(x, out)` gives
-/// `out[i] = f(x[i])`, the same bits, faster): the tensor is read a block at a time
-/// in f64 and each block computed at once.
-pub(crate) fn map_f64_slices(
-    name: &str,
-    x: &Tensor,
-    f: fn(f64) -> f64,
-    slice: fn(&[f64], &mut [f64]),
-) -> Result<Tensor> {
+/// A function's slice form: `out[i] = f(x[i])` for every `i`.
+pub(crate) type SliceFn = fn(&[f64], &mut [f64]);
+
+/// [`map_f64`], or for a function that also has a slice form (`slice(x, out)` gives
+/// `out[i] = f(x[i])`, the same bits, faster) the tensor read a block at a time in f64
+/// and each block computed at once.
+pub(crate) fn map_f64_with(name: &str, x: &Tensor, f: fn(f64) -> f64, slice: Option<SliceFn>) -> Result<Tensor> {
+    let Some(slice) = slice else {
+        return map_f64(name, x, f);
+    };
     let d = x.dtype();
     let mut out = Tensor::for_overwrite(name, x.shape(), d)?;
     crate::with_float_dtype!(d, C, S,
         kernels::unary_slices_compute_bound::<f64, S, _>(x, out.data_mut::<S>(), |x, o| {
+            // (for f64 the rounding is a copy: a few per cent of a Bessel function's cost)
             let mut wide = [0.0f64; 256];
             for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
                 let w = &mut wide[..x.len()];
@@ -85,8 +87,10 @@ pub(crate) fn map_f64_slices(
     Ok(out.with_weak(x.is_weak()))
 }
 
+/// `special_fn!(docs, name, "tf_name", f)` defines the tensor function `name` from the
+/// scalar `f`; a fourth argument names `f`'s slice form (see [`map_f64_with`]).
 macro_rules! special_fn {
-    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path, $slice:path) => {
+    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path $(, $slice:path)?) => {
         $(#[$doc])*
         ///
         /// Keeps the input's dtype and weakness; `float32`, `float16` and `bfloat16` are
@@ -96,26 +100,10 @@ macro_rules! special_fn {
         /// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for integer, bool and complex
         /// inputs (cast to a float first).
         pub fn $name(x: &Tensor) -> Result<Tensor> {
+            let slice: Option<$crate::ops::special::SliceFn> = None $(.or(Some($slice)))?;
             $crate::core::tape::op(
                 &[x],
-                || $crate::ops::special::map_f64_slices($tf, x, $f, $slice),
-                || $crate::core::tape::TapeOp::Unary($tf),
-            )
-        }
-    };
-    ($(#[$doc:meta])* $name:ident, $tf:expr, $f:path) => {
-        $(#[$doc])*
-        ///
-        /// Keeps the input's dtype and weakness; `float32`, `float16` and `bfloat16` are
-        /// computed in `float64` and rounded once.
-        ///
-        /// # Errors
-        /// [`Error::UnsupportedDType`](crate::Error::UnsupportedDType) for integer, bool and complex
-        /// inputs (cast to a float first).
-        pub fn $name(x: &Tensor) -> Result<Tensor> {
-            $crate::core::tape::op(
-                &[x],
-                || $crate::ops::special::map_f64($tf, x, $f),
+                || $crate::ops::special::map_f64_with($tf, x, $f, slice),
                 || $crate::core::tape::TapeOp::Unary($tf),
             )
         }
