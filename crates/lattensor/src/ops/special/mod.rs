@@ -73,7 +73,7 @@ pub(crate) fn map_f64_with(name: &str, x: &Tensor, f: fn(f64) -> f64, slice: Opt
     let mut out = Tensor::for_overwrite(name, x.shape(), d)?;
     crate::with_float_dtype!(d, C, S,
         kernels::unary_slices_compute_bound::<f64, S, _>(x, out.data_mut::<S>(), |x, o| {
-            // (for f64 the rounding is a copy: a few per cent of a Bessel function's cost)
+            // (for f64 the rounding is a copy: 8 bytes an element, against ~5 ns of compute)
             let mut wide = [0.0f64; 256];
             for (x, o) in x.chunks(256).zip(o.chunks_mut(256)) {
                 let w = &mut wide[..x.len()];
