@@ -5,7 +5,8 @@ Each function is a power series near the origin and, from there to 100, a chain 
 windows about its zeros and extrema (zeros of the derivative), each window running to the
 midpoint of the neighbouring centre, so |t| = |x - centre| stays below ~0.9. The centre is
 stored as a double-double (hi, lo) and the coefficients are the Taylor coefficients at
-exactly hi + lo. Y0 and Y1 are windows from Y_LOW on: below their series' end, a window
+exactly hi + lo; every window lies within a factor of two of hi, so that x - hi is exact
+(the series' ends are chosen so for J's first window). Y0 and Y1 are windows from Y_LOW on: below their series' end, a window
 about the first zero (the series cancels there) and, either side of it, windows about points
 spaced geometrically, each reaching at most Y_REACH of its centre (the nearest singularity, 0,
 is a centre's length away, so the terms shrink by that ratio).
@@ -120,6 +121,8 @@ def dd(v):
 
 def window(name, nu, c_exact, start, end, is_zero):
     hi, lo = split(c_exact)
+    # within a factor of two of the centre, x - hi is exact (Sterbenz), which the kernel relies on
+    assert hi / 2 <= start and end <= 2 * hi, (name, start, end, hi)
     c = mpf(hi) + mpf(lo)
     a = taylor(name, nu, c)
     n = max(needed(a, start, end, c, is_zero), HEAD + 1)
@@ -213,7 +216,7 @@ def check_series():
         assert abs(a[k] - want) < mpf(10) ** -50 * abs(want), k
 
 
-SERIES_END = {"J0": mpf("1.2"), "J1": mpf("0.92"), "Y0": mpf("3.07"), "Y1": mpf("2.94")}
+SERIES_END = {"J0": mpf("1.21"), "J1": mpf("0.93"), "Y0": mpf("3.07"), "Y1": mpf("2.94")}
 
 
 def main():

@@ -7,6 +7,8 @@ pub(crate) trait Arith: Copy {
     fn add(self, b: Self) -> Self;
     fn sub(self, b: Self) -> Self;
     fn mul(self, b: Self) -> Self;
+    /// `self · b + c`, rounded once.
+    fn mul_add(self, b: Self, c: Self) -> Self;
     /// `self · b − c`, rounded once.
     fn mul_sub(self, b: Self, c: Self) -> Self;
 }
@@ -25,8 +27,12 @@ impl Arith for f64 {
         self * b
     }
     #[inline(always)]
+    fn mul_add(self, b: f64, c: f64) -> f64 {
+        f64::mul_add(self, b, c)
+    }
+    #[inline(always)]
     fn mul_sub(self, b: f64, c: f64) -> f64 {
-        self.mul_add(b, -c)
+        f64::mul_add(self, b, -c)
     }
 }
 
@@ -37,6 +43,14 @@ pub(crate) fn two_sum<V: Arith>(a: V, b: V) -> (V, V) {
     let bb = s.sub(a);
     let e = a.sub(s.sub(bb)).add(b.sub(bb));
     (s, e)
+}
+
+/// `a + b = s + e` exactly when `a = 0` or `|a| ≥ |b|` (Dekker's fast two-sum: three
+/// operations where [`two_sum`] takes six).
+#[inline(always)]
+pub(crate) fn fast_two_sum<V: Arith>(a: V, b: V) -> (V, V) {
+    let s = a.add(b);
+    (s, b.sub(s.sub(a)))
 }
 
 /// `a · b = p + e` exactly (barring over/underflow).
@@ -64,6 +78,19 @@ impl<V: Arith> Dd<V> {
         let e = e.add(self.0.mul(o.1).add(self.1.mul(o.0)));
         let (h, l) = two_sum(p, e);
         Dd(h, l)
+    }
+    /// `self · t + a`, the step of Horner's rule in double-double, within about 2⁻¹⁰³ of
+    /// `|self · t| + |a|` for inputs whose low parts are at most a few ulps of their high
+    /// parts. Twelve operations against [`Dd::mul`] then [`Dd::add`]'s twenty-six: the
+    /// product's error terms go into fused multiply-adds, `self.1 · t.1` (below 2⁻¹⁰⁴ of
+    /// the product) is left out, and the result is not renormalised (its low part may be a
+    /// few ulps of its high part, which the next step and a final `hi + lo` take as is).
+    #[inline(always)]
+    pub(crate) fn mul_add(self, t: Dd<V>, a: Dd<V>) -> Dd<V> {
+        let (p, e) = two_prod(self.0, t.0);
+        let e = self.1.mul_add(t.0, self.0.mul_add(t.1, e));
+        let (s, f) = two_sum(p, a.0);
+        Dd(s, f.add(e).add(a.1))
     }
     #[inline(always)]
     pub(crate) fn mul_f(self, b: V) -> Dd<V> {

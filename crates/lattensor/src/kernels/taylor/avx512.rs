@@ -4,15 +4,15 @@
 //! coefficient is one broadcast load instead of a gather.
 
 use std::arch::x86_64::{
-    __m256i, __m512d, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _CMP_NEQ_UQ, _mm256_and_si256, _mm256_cmpeq_epi32_mask,
-    _mm256_cvtsi256_si32, _mm256_i32gather_epi32, _mm256_mask_add_epi32, _mm256_min_epi32, _mm256_mullo_epi32,
-    _mm256_set1_epi32, _mm512_abs_pd, _mm512_add_pd, _mm512_cmp_pd_mask, _mm512_cvttpd_epi32, _mm512_fmadd_pd,
-    _mm512_fmsub_pd, _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd, _mm512_mask_mul_pd, _mm512_mul_pd,
-    _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
+    __m256i, __m512d, __mmask8, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_and_si256, _mm256_cmpeq_epi32_mask,
+    _mm256_cmplt_epi32_mask, _mm256_cvtsi256_si32, _mm256_i32gather_epi32, _mm256_mask_add_epi32, _mm256_min_epi32,
+    _mm256_mullo_epi32, _mm256_set1_epi32, _mm512_abs_pd, _mm512_add_pd, _mm512_cmp_pd_mask, _mm512_cvttpd_epi32,
+    _mm512_fmadd_pd, _mm512_fmsub_pd, _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd, _mm512_mask_mul_pd,
+    _mm512_mul_pd, _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
 };
 use std::sync::OnceLock;
 
-use super::{Lanes, NEXT, ROW, Symmetry, Table, eval_lanes};
+use super::{Lanes, NEXT, ROW, Symmetry, TAIL_LEN, Table, eval_lanes};
 use crate::kernels::dd::Arith;
 
 /// Whether the CPU has the instructions [`eval_blocks`] uses.
@@ -67,6 +67,11 @@ impl<const C: usize> Arith for Vn<C> {
         Vn(each!(C; i => unsafe { _mm512_mul_pd(self.0[i], b.0[i]) }))
     }
     #[inline(always)]
+    fn mul_add(self, b: Self, c: Self) -> Self {
+        // SAFETY: see `Vn`.
+        Vn(each!(C; i => unsafe { _mm512_fmadd_pd(self.0[i], b.0[i], c.0[i]) }))
+    }
+    #[inline(always)]
     fn mul_sub(self, b: Self, c: Self) -> Self {
         // SAFETY: see `Vn`.
         Vn(each!(C; i => unsafe { _mm512_fmsub_pd(self.0[i], b.0[i], c.0[i]) }))
@@ -77,23 +82,16 @@ impl<const C: usize> Lanes for Vn<C> {
     /// Each vector's rows, as the offsets (in doubles) of their first entries, and that
     /// offset once more if all eight lanes share it (else −1).
     type Row = [(__m256i, i32); C];
+    type Mask = [__mmask8; C];
     #[inline(always)]
     fn splat(v: f64) -> Self {
         // SAFETY: see `Vn`: only reached from `eval_blocks`, which has AVX-512F.
         Vn([unsafe { _mm512_set1_pd(v) }; C])
     }
     #[inline(always)]
-    fn mul_add(self, b: Self, c: Self) -> Self {
+    fn pick(m: Self::Mask, a: Self, b: Self) -> Self {
         // SAFETY: see `Vn`.
-        Vn(each!(C; i => unsafe { _mm512_fmadd_pd(self.0[i], b.0[i], c.0[i]) }))
-    }
-    #[inline(always)]
-    fn pick(flag: Self, a: Self, b: Self) -> Self {
-        // SAFETY: see `Vn`.
-        Vn(each!(C; i => unsafe {
-            let set = _mm512_cmp_pd_mask::<_CMP_NEQ_UQ>(flag.0[i], _mm512_setzero_pd());
-            _mm512_mask_blend_pd(set, b.0[i], a.0[i])
-        }))
+        Vn(each!(C; i => unsafe { _mm512_mask_blend_pd(m[i], b.0[i], a.0[i]) }))
     }
     #[inline(always)]
     fn row_of(t: &Table, x: Self) -> Self::Row {
@@ -129,6 +127,20 @@ impl<const C: usize> Lanes for Vn<C> {
                 _mm512_i32gather_pd::<8>(at, base.add(k))
             }
         }))
+    }
+    #[inline(always)]
+    fn series(t: &Table, row: Self::Row) -> Self::Mask {
+        // SAFETY: see `Vn`.
+        each!(C; i => unsafe { _mm256_cmplt_epi32_mask(row[i].0, _mm256_set1_epi32((t.series * ROW) as i32)) })
+    }
+    #[inline(always)]
+    fn tail_len(t: &Table, row: Self::Row) -> usize {
+        if row.iter().any(|&(_, shared)| shared < 0) {
+            return t.tail;
+        }
+        // SAFETY: each shared offset is a row's start (see `row_of`), so its TAIL_LEN entry is inside `rows`.
+        let lens = each!(C; i => unsafe { *t.rows.as_ptr().cast::<f64>().add(row[i].1 as usize + TAIL_LEN) as usize });
+        lens.into_iter().max().unwrap_or(t.tail)
     }
 }
 

@@ -3,11 +3,11 @@
 //! a Taylor window (`t = x − c`, formed exactly as a double-double, so a window
 //! about a zero keeps the relative accuracy of `a₁·t` however close `x` is to it)
 //! or a power series about 0 (`t = x²`, exact as a double-double), and `m` is `x`
-//! or 1.
+//! on a table's series rows if it says so, else 1.
 //!
-//! `a₀ … a₃` are double-doubles summed by Horner's rule in double-double, the
-//! rest doubles summed from `t`'s high part, so the value carries the head's
-//! ~2⁻¹⁰⁰ relative accuracy wherever the terms after it are small.
+//! `a₀ … a₃` are double-doubles summed by Horner's rule in double-double
+//! ([`Dd::mul_add`]), the rest doubles summed from `t`'s high part, so the value
+//! carries the head's ~2⁻¹⁰⁰ relative accuracy wherever the terms after it are small.
 //!
 //! The same code runs one element at a time ([`eval`], over `f64`) and, with
 //! AVX-512, on vectors of eight, four vectors side by side ([`eval_slice`]): one
@@ -20,20 +20,21 @@
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-use crate::kernels::dd::{Arith, Dd, two_prod, two_sum};
+use crate::kernels::dd::{Arith, Dd, fast_two_sum, two_prod};
 
 /// Coefficients `a₀ … a₃`, kept as double-doubles.
 pub(crate) const HEAD: usize = 4;
 /// Room for the coefficients after the head, kept as doubles (rows with fewer are
-/// padded with zeros; a table sums only as many as its longest row has, [`Table::tail`]).
+/// padded with zeros, which the evaluation skips).
 pub(crate) const TAIL: usize = 25;
 
-// A row's layout: where the next row starts (+inf for the last), the centre as a
-// double-double, the two flags (1.0 or 0.0), the head as (hi, lo) pairs, the tail.
+// A row's layout: where the next row starts (+inf for the last), −centre as a
+// double-double, 1.0 for a power series (read when the table is built), how many tail
+// coefficients the row has (as a double), the head as (hi, lo) pairs, the tail.
 const NEXT: usize = 0;
-const CENTRE: usize = 1;
+const NEG_CENTRE: usize = 1;
 const SQUARE: usize = 3;
-const BY_X: usize = 4;
+const TAIL_LEN: usize = 4;
 const HEAD_AT: usize = 5;
 const TAIL_AT: usize = HEAD_AT + 2 * HEAD;
 const ROW: usize = TAIL_AT + TAIL;
@@ -51,17 +52,16 @@ impl Row {
     pub(crate) const fn window(next: f64, centre: Dd, head: &[Dd], tail: &[f64]) -> Row {
         let mut r = Row::coefficients(head, tail);
         r.0[NEXT] = next;
-        r.0[CENTRE] = centre.0;
-        r.0[CENTRE + 1] = centre.1;
+        r.0[NEG_CENTRE] = -centre.0;
+        r.0[NEG_CENTRE + 1] = -centre.1;
         r
     }
 
-    /// A power series `m · Σ aₖ x²ᵏ`, `m = x` if `times_x` else 1.
-    pub(crate) const fn series(next: f64, head: &[Dd], tail: &[f64], times_x: bool) -> Row {
+    /// A power series `m · Σ aₖ x²ᵏ` (`m` as the table says).
+    pub(crate) const fn series(next: f64, head: &[Dd], tail: &[f64]) -> Row {
         let mut r = Row::coefficients(head, tail);
         r.0[NEXT] = next;
         r.0[SQUARE] = 1.0;
-        r.0[BY_X] = if times_x { 1.0 } else { 0.0 };
         r
     }
 
@@ -85,22 +85,82 @@ impl Row {
             }
             k += 1;
         }
+        // the tail up to its last nonzero coefficient (Horner's rule over leading zeros
+        // keeps the sum at +0, so skipping them changes no bit)
+        let mut n = TAIL;
+        while n > 0 && r[TAIL_AT + n - 1] == 0.0 {
+            n -= 1;
+        }
+        r[TAIL_LEN] = n as f64;
         Row(r)
+    }
+
+    const fn tail_len(&self) -> usize {
+        self.0[TAIL_LEN] as usize
     }
 }
 
-/// Rows covering `[lo, hi]` and the grid that finds them.
+/// Rows covering `[lo, hi]` and the grid that finds them, built by [`Table::new`].
 pub(crate) struct Table {
-    pub rows: &'static [Row],
+    rows: &'static [Row],
     /// `grid[g]`: the row holding `g · step` (cells of `step`, from 0), then 3 bytes
     /// of padding (the vector path reads 4 bytes at each cell).
-    pub grid: &'static [u8],
+    grid: &'static [u8],
     /// `1/step`, a power of two, so that `x · step_inv` is exact.
-    pub step_inv: f64,
-    /// How many tail coefficients the rows use at most ([`tail_len`]).
-    pub tail: usize,
+    step_inv: f64,
+    /// How many tail coefficients the rows have at most.
+    tail: usize,
+    /// How many rows, from the first, are power series.
+    series: usize,
+    /// Whether the power series are multiplied by `x`.
+    by_x: bool,
     pub lo: f64,
     pub hi: f64,
+}
+
+impl Table {
+    /// The table of `rows` over `[lo, hi]` found by `grid` (from [`grid`], with the same
+    /// `step_inv`); `by_x` multiplies its power series by `x`.
+    ///
+    /// Fails to compile (const evaluation) unless the power series come first and every
+    /// window lies within a factor of two of its centre, which makes `x − centre`'s high
+    /// part exact (Sterbenz's lemma).
+    pub(crate) const fn new(
+        rows: &'static [Row],
+        grid: &'static [u8],
+        step_inv: f64,
+        lo: f64,
+        hi: f64,
+        by_x: bool,
+    ) -> Table {
+        let mut series = 0;
+        let mut tail = 0;
+        let mut start = lo;
+        let mut r = 0;
+        while r < rows.len() {
+            let row = &rows[r].0;
+            let end = if row[NEXT] < hi { row[NEXT] } else { hi };
+            if row[SQUARE] != 0.0 {
+                assert!(series == r, "power series rows must come first");
+                series += 1;
+            } else {
+                let c = -row[NEG_CENTRE];
+                assert!(start >= c / 2.0 && end <= 2.0 * c, "a window reaches past half or twice its centre");
+            }
+            if rows[r].tail_len() > tail {
+                tail = rows[r].tail_len();
+            }
+            start = row[NEXT];
+            r += 1;
+        }
+        Table { rows, grid, step_inv, tail, series, by_x, lo, hi }
+    }
+
+    /// The table's rows, in order.
+    #[cfg(test)]
+    pub(crate) fn rows(&self) -> &[Row] {
+        self.rows
+    }
 }
 
 /// The grid for `rows`, the first starting at `lo`, with cells of `1/step_inv`:
@@ -129,52 +189,36 @@ pub(crate) const fn grid<const G: usize>(rows: &[Row], lo: f64, hi: f64, step_in
     g
 }
 
-/// How many tail coefficients the longest of `rows` has.
-pub(crate) const fn tail_len(rows: &[Row]) -> usize {
-    let mut n = 0;
-    let mut r = 0;
-    while r < rows.len() {
-        let mut k = TAIL;
-        while k > n && rows[r].0[TAIL_AT + k - 1] == 0.0 {
-            k -= 1;
-        }
-        if k > n {
-            n = k;
-        }
-        r += 1;
-    }
-    n
-}
-
 /// What the evaluation needs besides double-double arithmetic, over one element
 /// (`f64`) or a vector of them.
 pub(crate) trait Lanes: Arith {
     /// Where each lane's row is.
     type Row: Copy;
+    /// A yes or no for each lane.
+    type Mask: Copy;
     fn splat(v: f64) -> Self;
-    /// `self · b + c`, rounded once.
-    fn mul_add(self, b: Self, c: Self) -> Self;
-    /// `a` where `flag ≠ 0`, else `b`.
-    fn pick(flag: Self, a: Self, b: Self) -> Self;
+    /// `a` in the lanes `m` says yes to, else `b`.
+    fn pick(m: Self::Mask, a: Self, b: Self) -> Self;
     /// The row of `x ∈ [lo, hi]`: the last whose start is at most `x`.
     fn row_of(t: &Table, x: Self) -> Self::Row;
     /// Entry `k` of each lane's row.
     fn entry(t: &Table, row: Self::Row, k: usize) -> Self;
+    /// The lanes whose row is a power series.
+    fn series(t: &Table, row: Self::Row) -> Self::Mask;
+    /// How many tail coefficients to sum: at least each lane's row has.
+    fn tail_len(t: &Table, row: Self::Row) -> usize;
 }
 
 impl Lanes for f64 {
     type Row = usize;
+    type Mask = bool;
     #[inline(always)]
     fn splat(v: f64) -> f64 {
         v
     }
     #[inline(always)]
-    fn mul_add(self, b: f64, c: f64) -> f64 {
-        f64::mul_add(self, b, c)
-    }
-    #[inline(always)]
-    fn pick(flag: f64, a: f64, b: f64) -> f64 {
-        if flag != 0.0 { a } else { b }
+    fn pick(m: bool, a: f64, b: f64) -> f64 {
+        if m { a } else { b }
     }
     #[inline(always)]
     fn row_of(t: &Table, x: f64) -> usize {
@@ -185,6 +229,14 @@ impl Lanes for f64 {
     #[inline(always)]
     fn entry(t: &Table, row: usize, k: usize) -> f64 {
         t.rows[row].0[k]
+    }
+    #[inline(always)]
+    fn series(t: &Table, row: usize) -> bool {
+        row < t.series
+    }
+    #[inline(always)]
+    fn tail_len(t: &Table, row: usize) -> usize {
+        t.rows[row].tail_len()
     }
 }
 
@@ -199,24 +251,33 @@ pub(crate) fn eval_lanes<V: Lanes>(t: &Table, x: V) -> V {
 fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
     let at = |k| V::entry(t, row, k);
     let zero = V::splat(0.0);
-    // t = x − centre exactly (two_sum, then the centre's low part), or x² exactly
-    let (s, e) = two_sum(x, zero.sub(at(CENTRE)));
-    let lin = Dd(s, e).add(Dd(zero.sub(at(CENTRE + 1)), zero));
-    let sq = two_prod(x, x);
-    let square = at(SQUARE);
-    let arg = Dd(V::pick(square, sq.0, lin.0), V::pick(square, sq.1, lin.1));
+    // t = x − centre as a double-double: x − centre.hi is exact (Sterbenz, checked by
+    // `Table::new`), and unless 0 it is at least half an ulp of centre.hi, so at least
+    // |centre.lo|, as the fast two-sum needs
+    let (h, l) = fast_two_sum(x.add(at(NEG_CENTRE)), at(NEG_CENTRE + 1));
+    let mut arg = Dd(h, l);
+    let series = V::series(t, row);
+    if t.series > 0 {
+        // t = x², exactly, in the series' lanes
+        let (h, l) = two_prod(x, x);
+        arg = Dd(V::pick(series, h, arg.0), V::pick(series, l, arg.1));
+    }
     let mut s = zero;
-    for k in (0..t.tail).rev() {
+    for k in (0..V::tail_len(t, row)).rev() {
         s = s.mul_add(arg.0, at(TAIL_AT + k));
     }
     let mut p = Dd(s, zero);
     for k in (0..HEAD).rev() {
-        p = p.mul(arg).add(Dd(at(HEAD_AT + 2 * k), at(HEAD_AT + 2 * k + 1)));
+        p = p.mul_add(arg, Dd(at(HEAD_AT + 2 * k), at(HEAD_AT + 2 * k + 1)));
     }
-    // m = 1 rounds p once, as p.0 + p.1 would
-    let m = V::pick(at(BY_X), x, V::splat(1.0));
-    let Dd(h, l) = p.mul_f(m);
-    h.add(l)
+    if t.series > 0 && t.by_x {
+        // m·(p.0 + p.1) rounded once (m = 1 gives p.0 + p.1)
+        let m = V::pick(series, x, V::splat(1.0));
+        let (h, e) = two_prod(p.0, m);
+        h.add(p.1.mul_add(m, e))
+    } else {
+        p.0.add(p.1)
+    }
 }
 
 /// `f(x)` for one `x ∈ [t.lo, t.hi]` (the bits [`eval_slice`] gives it).
@@ -262,52 +323,60 @@ pub(crate) fn eval_slice(t: &Table, sym: Symmetry, x: &[f64], out: &mut [f64], f
 mod tests {
     use super::*;
 
-    /// f(x) = 1 + x (a window about 0 up to 1), then 2·x² as a series (up to 4).
+    /// f(x) = 2·x² as a series up to 1, then 3 + (x − 2) + (x − 2)⁴/2, a window about 2
+    /// (up to 4): the head, a one-term tail and, in `TABLE_X`, the series times x.
     static ROWS: [Row; 2] = [
-        Row::window(1.0, Dd(0.0, 0.0), &[Dd(1.0, 0.0), Dd(1.0, 0.0)], &[]),
-        Row::series(f64::INFINITY, &[], &[0.0, 2.0], false),
+        Row::series(1.0, &[], &[0.0, 2.0]),
+        Row::window(f64::INFINITY, Dd(2.0, 0.0), &[Dd(3.0, 0.0), Dd(1.0, 0.0)], &[0.0, 0.0, 0.5]),
     ];
     static GRID: [u8; 12] = grid::<12>(&ROWS, 0.0, 4.0, 2.0);
-    static TABLE: Table = Table { rows: &ROWS, grid: &GRID, step_inv: 2.0, tail: tail_len(&ROWS), lo: 0.0, hi: 4.0 };
+    static TABLE: Table = Table::new(&ROWS, &GRID, 2.0, 0.0, 4.0, false);
+    static TABLE_X: Table = Table::new(&ROWS, &GRID, 2.0, 0.0, 4.0, true);
 
     #[test]
     fn rows_are_found_by_the_grid_and_boundaries_go_to_the_later_row() {
         assert_eq!(&GRID[..9], &[0, 0, 1, 1, 1, 1, 1, 1, 1]);
-        assert_eq!(TABLE.tail, 0);
+        assert_eq!((TABLE.tail, TABLE.series), (1, 1));
         assert_eq!(<f64 as Lanes>::row_of(&TABLE, 0.999), 0);
         assert_eq!(<f64 as Lanes>::row_of(&TABLE, 1.0), 1);
-        assert_eq!(eval(&TABLE, 0.5), 1.5);
-        assert_eq!(eval(&TABLE, 1.0), 2.0);
-        assert_eq!(eval(&TABLE, 3.0), 18.0);
-        assert_eq!(eval(&TABLE, 4.0), 32.0);
-        assert_eq!(eval_row(&TABLE, 0, 3.0), 4.0);
+        assert_eq!(eval(&TABLE, 0.5), 0.5);
+        assert_eq!(eval(&TABLE, 1.0), 2.5);
+        assert_eq!(eval(&TABLE, 1.5), 2.531_25);
+        assert_eq!(eval(&TABLE, 3.0), 4.5);
+        assert_eq!(eval(&TABLE, 4.0), 13.0);
+        assert_eq!(eval_row(&TABLE, 0, 3.0), 18.0);
+        assert_eq!(eval(&TABLE_X, 0.5), 0.25);
+        assert_eq!(eval(&TABLE_X, 3.0), 4.5);
     }
 
     /// The whole function for each symmetry: the table inside `[0, 4]`, −7 outside.
-    fn whole(sym: Symmetry, x: f64) -> f64 {
+    fn whole(t: &Table, sym: Symmetry, x: f64) -> f64 {
         let a = if sym == Symmetry::None { x } else { x.abs() };
         if !(0.0..=4.0).contains(&a) {
             return -7.0;
         }
-        let v = eval(&TABLE, a);
+        let v = eval(t, a);
         if sym == Symmetry::Odd && x < 0.0 { -v } else { v }
     }
 
     /// Eight at a time gives the bits of one at a time, in and out of the table, for each
-    /// symmetry, in whole blocks and in the remainder.
+    /// symmetry, with and without the series times x, in whole blocks and in the remainder.
     #[test]
     fn slices_give_the_bits_of_single_elements() {
         let xs: Vec<f64> =
             (0..203).map(|i| f64::from(i) * 0.0213 - 0.3).chain([f64::NAN, -0.0, 4.0, 4.5, -4.0, -1.0]).collect();
-        type Whole = (Symmetry, fn(f64) -> f64);
-        let fs: [Whole; 3] = [
-            (Symmetry::Even, |x| whole(Symmetry::Even, x)),
-            (Symmetry::Odd, |x| whole(Symmetry::Odd, x)),
-            (Symmetry::None, |x| whole(Symmetry::None, x)),
+        type Whole = (&'static Table, Symmetry, fn(f64) -> f64);
+        let fs: [Whole; 6] = [
+            (&TABLE, Symmetry::Even, |x| whole(&TABLE, Symmetry::Even, x)),
+            (&TABLE, Symmetry::Odd, |x| whole(&TABLE, Symmetry::Odd, x)),
+            (&TABLE, Symmetry::None, |x| whole(&TABLE, Symmetry::None, x)),
+            (&TABLE_X, Symmetry::Even, |x| whole(&TABLE_X, Symmetry::Even, x)),
+            (&TABLE_X, Symmetry::Odd, |x| whole(&TABLE_X, Symmetry::Odd, x)),
+            (&TABLE_X, Symmetry::None, |x| whole(&TABLE_X, Symmetry::None, x)),
         ];
-        for (sym, f) in fs {
+        for (t, sym, f) in fs {
             let mut out = vec![0.0; xs.len()];
-            eval_slice(&TABLE, sym, &xs, &mut out, f);
+            eval_slice(t, sym, &xs, &mut out, f);
             let mut inside = 0;
             for (&x, &o) in xs.iter().zip(&out) {
                 assert_eq!(o.to_bits(), f(x).to_bits(), "{sym:?} at {x}");
