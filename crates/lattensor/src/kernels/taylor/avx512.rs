@@ -1,18 +1,21 @@
-//! [`Lanes`] over eight doubles with AVX-512: coefficients are gathered per lane
-//! from each lane's row, so neighbouring elements may sit in different rows; when
-//! all eight share one (neighbouring elements of a smooth input mostly do), each
-//! coefficient is one broadcast load instead of a gather.
+//! [`Lanes`] over eight doubles with AVX-512. Each lane reads the entries of its own
+//! row, so neighbouring elements may sit in different rows, in the cheapest way the
+//! vector allows: when all eight lanes share a row (neighbouring elements of a smooth
+//! input mostly do), one broadcast load an entry; when their rows lie within 16 of each
+//! other (inputs over a short range, in any order), two loads of the entry's column and
+//! a permute; otherwise a gather.
 
 use std::arch::x86_64::{
-    __m256i, __m512d, __mmask8, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_and_si256, _mm256_cmpeq_epi32_mask,
-    _mm256_cmplt_epi32_mask, _mm256_cvtsi256_si32, _mm256_i32gather_epi32, _mm256_mask_add_epi32, _mm256_min_epi32,
-    _mm256_mullo_epi32, _mm256_set1_epi32, _mm512_abs_pd, _mm512_add_pd, _mm512_cmp_pd_mask, _mm512_cvttpd_epi32,
-    _mm512_fmadd_pd, _mm512_fmsub_pd, _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd, _mm512_mask_mul_pd,
-    _mm512_mul_pd, _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
+    __m256i, __m512d, __m512i, __mmask8, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_and_si256, _mm256_cmpeq_epi32_mask,
+    _mm256_cmplt_epi32_mask, _mm256_cmplt_epu32_mask, _mm256_cvtsi256_si32, _mm256_i32gather_epi32,
+    _mm256_mask_add_epi32, _mm256_min_epi32, _mm256_set1_epi32, _mm256_sub_epi32, _mm512_abs_pd, _mm512_add_pd,
+    _mm512_cmp_pd_mask, _mm512_cvtepi32_epi64, _mm512_cvttpd_epi32, _mm512_fmadd_pd, _mm512_fmsub_pd,
+    _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd, _mm512_mask_mul_pd, _mm512_mul_pd,
+    _mm512_permutex2var_pd, _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
 };
 use std::sync::OnceLock;
 
-use super::{Lanes, NEXT, ROW, Symmetry, TAIL_LEN, Table, eval_lanes};
+use super::{Lanes, NEXT, Symmetry, TAIL_LEN, Table, eval_lanes};
 use crate::kernels::dd::Arith;
 
 /// Whether the CPU has the instructions [`eval_blocks`] uses.
@@ -78,10 +81,21 @@ impl<const C: usize> Arith for Vn<C> {
     }
 }
 
+/// Where a vector's lanes find their rows.
+#[derive(Clone, Copy)]
+struct Rows {
+    /// Each lane's row.
+    row: __m256i,
+    /// The row all eight lanes share, or −1.
+    shared: i32,
+    /// A row `b` such that every lane's row is in `b..b + 16`, or −1.
+    near: i32,
+    /// Each lane's row − `near`, as 64-bit indices.
+    local: __m512i,
+}
+
 impl<const C: usize> Lanes for Vn<C> {
-    /// Each vector's rows, as the offsets (in doubles) of their first entries, and that
-    /// offset once more if all eight lanes share it (else −1).
-    type Row = [(__m256i, i32); C];
+    type Row = [Rows; C];
     type Mask = [__mmask8; C];
     #[inline(always)]
     fn splat(v: f64) -> Self {
@@ -97,49 +111,62 @@ impl<const C: usize> Lanes for Vn<C> {
     fn row_of(t: &Table, x: Self) -> Self::Row {
         // SAFETY: see `Vn` for the instructions. Memory: `x ∈ [0, hi]` in every lane (the
         // caller's blend), so the cell is in `0..=grid.len() − 4` after the `min`, and the
-        // 4-byte read at it stays inside `grid`; the cell's row is below `rows.len()`, so
-        // the offset of its `NEXT` entry is inside `rows`.
+        // 4-byte read at it stays inside `grid`; the cell's row is below `t.len`, so its
+        // `NEXT` entry is inside `cols`.
         each!(C; i => unsafe {
             let cell = _mm512_cvttpd_epi32(_mm512_mul_pd(x.0[i], _mm512_set1_pd(t.step_inv)));
             let cell = _mm256_min_epi32(cell, _mm256_set1_epi32(t.grid.len() as i32 - 4));
             let bytes = _mm256_i32gather_epi32::<1>(t.grid.as_ptr().cast(), cell);
             let row = _mm256_and_si256(bytes, _mm256_set1_epi32(0xff));
-            let at = _mm256_mullo_epi32(row, _mm256_set1_epi32(ROW as i32));
-            let next = _mm512_i32gather_pd::<8>(at, t.rows.as_ptr().cast::<f64>().add(NEXT));
+            let next = _mm512_i32gather_pd::<8>(row, t.cols.as_ptr().add(t.at(NEXT)));
             let later = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(x.0[i], next);
             // the last row's NEXT is +inf, so `later` never moves past the last row
-            let at = _mm256_mask_add_epi32(at, later, at, _mm256_set1_epi32(ROW as i32));
-            let first = _mm256_cvtsi256_si32(at);
-            let shared = _mm256_cmpeq_epi32_mask(at, _mm256_set1_epi32(first)) == 0xff;
-            (at, if shared { first } else { -1 })
+            let row = _mm256_mask_add_epi32(row, later, row, _mm256_set1_epi32(1));
+            let first = _mm256_cvtsi256_si32(row);
+            let shared = _mm256_cmpeq_epi32_mask(row, _mm256_set1_epi32(first)) == 0xff;
+            // 16 rows from 7 below the first lane's (or from 0) hold most nearby inputs
+            let near = (first - 7).max(0);
+            let local = _mm256_sub_epi32(row, _mm256_set1_epi32(near));
+            let within = _mm256_cmplt_epu32_mask(local, _mm256_set1_epi32(16)) == 0xff;
+            Rows {
+                row,
+                shared: if shared { first } else { -1 },
+                near: if within { near } else { -1 },
+                local: _mm512_cvtepi32_epi64(local),
+            }
         })
     }
     #[inline(always)]
     fn entry(t: &Table, row: Self::Row, k: usize) -> Self {
-        let base = t.rows.as_ptr().cast::<f64>();
-        // SAFETY: see `Vn` for the instructions; the offsets are rows' starts from `row_of`
-        // and `k < ROW`, so every read is inside `rows`.
+        // SAFETY: see `Vn` for the instructions; `k < ROW`, so `column` is inside `cols`
+        // with `t.len + PAD` entries after it; a shared row is below `t.len`, and `near`
+        // is at most the first lane's row, below `t.len`, so its 16 entries are in the
+        // column and its padding; the gather's rows are below `t.len`.
+        let column = unsafe { t.cols.as_ptr().add(t.at(k)) };
         Vn(each!(C; i => unsafe {
-            let (at, shared) = row[i];
-            if shared >= 0 {
-                _mm512_set1_pd(*base.add(shared as usize + k))
+            let r = row[i];
+            if r.shared >= 0 {
+                _mm512_set1_pd(*column.add(r.shared as usize))
+            } else if r.near >= 0 {
+                let from = column.add(r.near as usize);
+                _mm512_permutex2var_pd(_mm512_loadu_pd(from), r.local, _mm512_loadu_pd(from.add(8)))
             } else {
-                _mm512_i32gather_pd::<8>(at, base.add(k))
+                _mm512_i32gather_pd::<8>(r.row, column)
             }
         }))
     }
     #[inline(always)]
     fn series(t: &Table, row: Self::Row) -> Self::Mask {
         // SAFETY: see `Vn`.
-        each!(C; i => unsafe { _mm256_cmplt_epi32_mask(row[i].0, _mm256_set1_epi32((t.series * ROW) as i32)) })
+        each!(C; i => unsafe { _mm256_cmplt_epi32_mask(row[i].row, _mm256_set1_epi32(t.series as i32)) })
     }
     #[inline(always)]
     fn tail_len(t: &Table, row: Self::Row) -> usize {
-        if row.iter().any(|&(_, shared)| shared < 0) {
+        if row.iter().any(|r| r.shared < 0) {
             return t.tail;
         }
-        // SAFETY: each shared offset is a row's start (see `row_of`), so its TAIL_LEN entry is inside `rows`.
-        let lens = each!(C; i => unsafe { *t.rows.as_ptr().cast::<f64>().add(row[i].1 as usize + TAIL_LEN) as usize });
+        // SAFETY: each shared row is below `t.len`, so its TAIL_LEN entry is inside `cols`.
+        let lens = each!(C; i => unsafe { *t.cols.as_ptr().add(t.at(TAIL_LEN) + row[i].shared as usize) as usize });
         lens.into_iter().max().unwrap_or(t.tail)
     }
 }

@@ -15,7 +15,8 @@
 //! the same bits. The double-double steps are [`crate::kernels::dd`]'s, generic
 //! over the lane type. The row of an element comes from a grid of cells narrower than any
 //! row, so each cell holds at most one row boundary: one table read and one
-//! comparison, with no branch.
+//! comparison, with no branch. Rows are stored column by column ([`columns`]), so that
+//! one entry of neighbouring rows is contiguous for the vector path.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -65,12 +66,6 @@ impl Row {
         r
     }
 
-    /// Where the next row starts (+inf for the last).
-    #[cfg(test)]
-    pub(crate) fn next(&self) -> f64 {
-        self.0[NEXT]
-    }
-
     const fn coefficients(head: &[Dd], tail: &[f64]) -> Row {
         assert!(head.len() <= HEAD && head.len() + tail.len() <= HEAD + TAIL, "too many terms for a row");
         let mut r = [0.0; ROW];
@@ -100,9 +95,40 @@ impl Row {
     }
 }
 
+/// Zero rows after a table's last, so that the vector path may read 16 rows of a column
+/// from any row.
+const PAD: usize = 16;
+
+/// How many doubles [`columns`] makes of `rows` rows.
+pub(crate) const fn columns_len(rows: usize) -> usize {
+    ROW * (rows + PAD)
+}
+
+/// The entries of `rows` column by column: entry `k` of row `r` at `k·(rows.len() + PAD) + r`,
+/// so that one entry of neighbouring rows is contiguous. `N` must be
+/// [`columns_len`]`(rows.len())`.
+pub(crate) const fn columns<const N: usize>(rows: &[Row]) -> [f64; N] {
+    assert!(N == columns_len(rows.len()), "column length");
+    let stride = rows.len() + PAD;
+    let mut out = [0.0; N];
+    let mut r = 0;
+    while r < rows.len() {
+        let mut k = 0;
+        while k < ROW {
+            out[k * stride + r] = rows[r].0[k];
+            k += 1;
+        }
+        r += 1;
+    }
+    out
+}
+
 /// Rows covering `[lo, hi]` and the grid that finds them, built by [`Table::new`].
 pub(crate) struct Table {
-    rows: &'static [Row],
+    /// The rows' entries by [`columns`].
+    cols: &'static [f64],
+    /// How many rows there are.
+    len: usize,
     /// `grid[g]`: the row holding `g · step` (cells of `step`, from 0), then 3 bytes
     /// of padding (the vector path reads 4 bytes at each cell).
     grid: &'static [u8],
@@ -119,26 +145,30 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table of `rows` over `[lo, hi]` found by `grid` (from [`grid`], with the same
-    /// `step_inv`); `by_x` multiplies its power series by `x`.
+    /// The table of `rows` over `[lo, hi]`, kept as `cols` (their [`columns`]) and found by
+    /// `grid` (their [`grid`], with the same `step_inv`); `by_x` multiplies its power series
+    /// by `x`.
     ///
     /// Fails to compile (const evaluation) unless the power series come first and every
     /// window lies within a factor of two of its centre, which makes `x − centre`'s high
     /// part exact (Sterbenz's lemma).
     pub(crate) const fn new(
-        rows: &'static [Row],
+        rows: &[Row],
+        cols: &'static [f64],
         grid: &'static [u8],
         step_inv: f64,
         lo: f64,
         hi: f64,
         by_x: bool,
     ) -> Table {
+        assert!(cols.len() == columns_len(rows.len()), "columns of other rows");
         let mut series = 0;
         let mut tail = 0;
         let mut start = lo;
         let mut r = 0;
         while r < rows.len() {
             let row = &rows[r].0;
+            assert!(cols[NEXT * (rows.len() + PAD) + r] == row[NEXT], "columns of other rows");
             let end = if row[NEXT] < hi { row[NEXT] } else { hi };
             if row[SQUARE] != 0.0 {
                 assert!(series == r, "power series rows must come first");
@@ -153,13 +183,25 @@ impl Table {
             start = row[NEXT];
             r += 1;
         }
-        Table { rows, grid, step_inv, tail, series, by_x, lo, hi }
+        Table { cols, len: rows.len(), grid, step_inv, tail, series, by_x, lo, hi }
     }
 
-    /// The table's rows, in order.
+    /// How many rows the table has.
     #[cfg(test)]
-    pub(crate) fn rows(&self) -> &[Row] {
-        self.rows
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Where row `r`'s successor starts (+inf for the last).
+    #[cfg(test)]
+    pub(crate) fn next(&self, r: usize) -> f64 {
+        self.cols[self.at(NEXT)..][r]
+    }
+
+    /// Where entry `k`'s column starts in `cols`.
+    #[inline(always)]
+    fn at(&self, k: usize) -> usize {
+        k * (self.len + PAD)
     }
 }
 
@@ -224,11 +266,11 @@ impl Lanes for f64 {
     fn row_of(t: &Table, x: f64) -> usize {
         let cell = ((x * t.step_inv) as usize).min(t.grid.len() - 4);
         let r = usize::from(t.grid[cell]);
-        r + usize::from(x >= t.rows[r].0[NEXT])
+        r + usize::from(x >= t.cols[t.at(NEXT) + r])
     }
     #[inline(always)]
     fn entry(t: &Table, row: usize, k: usize) -> f64 {
-        t.rows[row].0[k]
+        t.cols[t.at(k) + row]
     }
     #[inline(always)]
     fn series(t: &Table, row: usize) -> bool {
@@ -236,7 +278,7 @@ impl Lanes for f64 {
     }
     #[inline(always)]
     fn tail_len(t: &Table, row: usize) -> usize {
-        t.rows[row].tail_len()
+        t.cols[t.at(TAIL_LEN) + row] as usize
     }
 }
 
@@ -330,8 +372,9 @@ mod tests {
         Row::window(f64::INFINITY, Dd(2.0, 0.0), &[Dd(3.0, 0.0), Dd(1.0, 0.0)], &[0.0, 0.0, 0.5]),
     ];
     static GRID: [u8; 12] = grid::<12>(&ROWS, 0.0, 4.0, 2.0);
-    static TABLE: Table = Table::new(&ROWS, &GRID, 2.0, 0.0, 4.0, false);
-    static TABLE_X: Table = Table::new(&ROWS, &GRID, 2.0, 0.0, 4.0, true);
+    static COLS: [f64; columns_len(2)] = columns(&ROWS);
+    static TABLE: Table = Table::new(&ROWS, &COLS, &GRID, 2.0, 0.0, 4.0, false);
+    static TABLE_X: Table = Table::new(&ROWS, &COLS, &GRID, 2.0, 0.0, 4.0, true);
 
     #[test]
     fn rows_are_found_by_the_grid_and_boundaries_go_to_the_later_row() {

@@ -455,16 +455,17 @@ const fn rows<const N: usize>(series: Option<&Series>, windows: &[Window], from:
 /// the series is multiplied by `x`), with grid cells of `1/$step_inv` (narrower than every
 /// window) and `$cells` grid bytes.
 macro_rules! table {
-    ($table:ident, $rows:ident, $grid:ident, $n:literal, $series:expr, $by_x:literal, $windows:expr, $lo:expr, $step_inv:literal, $cells:literal) => {
-        static $rows: [Row; $n] = rows::<$n>($series, &$windows, $lo);
+    ($table:ident, $rows:ident, $cols:ident, $grid:ident, $n:literal, $series:expr, $by_x:literal, $windows:expr, $lo:expr, $step_inv:literal, $cells:literal) => {
+        const $rows: [Row; $n] = rows::<$n>($series, &$windows, $lo);
+        static $cols: [f64; taylor::columns_len($n)] = taylor::columns(&$rows);
         static $grid: [u8; $cells] = taylor::grid::<$cells>(&$rows, $lo, ASYM_MIN, $step_inv);
-        static $table: Table = Table::new(&$rows, &$grid, $step_inv, $lo, ASYM_MIN, $by_x);
+        static $table: Table = Table::new(&$rows, &$cols, &$grid, $step_inv, $lo, ASYM_MIN, $by_x);
     };
 }
-table!(J0_TABLE, J0_ROWS, J0_GRID, 64, Some(&J0_SERIES), false, J0_WINDOWS, 0.0, 2.0, 204);
-table!(J1_TABLE, J1_ROWS, J1_GRID, 64, Some(&J1_SERIES), true, J1_WINDOWS, 0.0, 2.0, 204);
-table!(Y0_TABLE, Y0_ROWS, Y0_GRID, 73, None, false, Y0_WINDOWS, Y_LOW, 64.0, 6404);
-table!(Y1_TABLE, Y1_ROWS, Y1_GRID, 73, None, false, Y1_WINDOWS, Y_LOW, 64.0, 6404);
+table!(J0_TABLE, J0_ROWS, J0_COLS, J0_GRID, 64, Some(&J0_SERIES), false, J0_WINDOWS, 0.0, 2.0, 204);
+table!(J1_TABLE, J1_ROWS, J1_COLS, J1_GRID, 64, Some(&J1_SERIES), true, J1_WINDOWS, 0.0, 2.0, 204);
+table!(Y0_TABLE, Y0_ROWS, Y0_COLS, Y0_GRID, 73, None, false, Y0_WINDOWS, Y_LOW, 64.0, 6404);
+table!(Y1_TABLE, Y1_ROWS, Y1_COLS, Y1_GRID, 73, None, false, Y1_WINDOWS, Y_LOW, 64.0, 6404);
 
 /// Where Y0's and Y1's windows begin; their power series serve below.
 const Y_LOW: f64 = 0.0625;
@@ -705,7 +706,7 @@ mod tests {
                 assert!(w.start < w.end && (w.centre.0 - w.start).abs() < 1.25 && (w.end - w.centre.0).abs() < 1.25);
                 assert!(w.end <= series_end || w.start >= series_end, "{name}");
             }
-            let starts: Vec<f64> = table.rows().iter().map(|r| r.next()).collect();
+            let starts: Vec<f64> = (0..table.len()).map(|r| table.next(r)).collect();
             assert_eq!(starts.last(), Some(&f64::INFINITY), "{name}");
             for (i, &b) in starts.iter().enumerate().filter(|(_, b)| b.is_finite()) {
                 assert_eq!(<f64 as taylor::Lanes>::row_of(table, b), i + 1, "{name} at {b}");
@@ -721,9 +722,9 @@ mod tests {
     #[test]
     fn expansions_agree_at_window_boundaries() {
         for (name, _, _, table, series) in TABLES {
-            let last = table.rows().len() - 1;
+            let last = table.len() - 1;
             for i in 0..last {
-                let b = table.rows()[i].next();
+                let b = table.next(i);
                 let (here, there) = (taylor::eval_row(table, i, b), taylor::eval_row(table, i + 1, b));
                 assert!(within_ulps(here, there, 1.0), "{name} at {b}: {here:e} vs {there:e}");
             }
@@ -741,13 +742,24 @@ mod tests {
     }
 
     /// The slice forms give the scalar functions' bits: across every table's range, at its
-    /// row boundaries and either side of them, negative, tiny, huge, NaN and infinite arguments.
+    /// row boundaries and either side of them, negative, tiny, huge, NaN and infinite arguments;
+    /// in order (neighbours share a row), and shuffled over a few rows and over many (each
+    /// lane reads its own row).
     #[test]
     fn slices_give_the_scalar_bits() {
         let mut xs: Vec<f64> = (0..40_000).map(|i| f64::from(i) * 0.002_6 - 2.0).collect();
+        let mut state = 1u64;
+        for width in [6.0, 104.0] {
+            let mut part: Vec<f64> = (0..8_000).map(|i| f64::from(i) * width / 8_000.0 - 2.0).collect();
+            for i in (1..part.len()).rev() {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                part.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            xs.extend(part);
+        }
         for (_, _, _, table, _) in TABLES {
-            for r in table.rows().iter().filter(|r| r.next().is_finite()) {
-                xs.extend([r.next(), r.next().next_down(), r.next().next_up(), -r.next()]);
+            for b in (0..table.len()).map(|r| table.next(r)).filter(|b| b.is_finite()) {
+                xs.extend([b, b.next_down(), b.next_up(), -b]);
             }
         }
         xs.extend([
