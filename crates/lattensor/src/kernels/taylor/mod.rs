@@ -26,8 +26,8 @@ use crate::kernels::dd::{Arith, Dd, fast_two_sum, two_prod};
 /// Coefficients `a₀ … a₃`, kept as double-doubles.
 pub(crate) const HEAD: usize = 4;
 /// Room for the coefficients after the head, kept as doubles (rows with fewer are
-/// padded with zeros, which the evaluation skips).
-pub(crate) const TAIL: usize = 25;
+/// padded with zeros, which the evaluation skips); even, as the tail is summed in pairs.
+pub(crate) const TAIL: usize = 26;
 
 // A row's layout: where the next row starts (+inf for the last), −centre as a
 // double-double, 1.0 for a power series (read when the table is built), how many tail
@@ -80,8 +80,8 @@ impl Row {
             }
             k += 1;
         }
-        // the tail up to its last nonzero coefficient (Horner's rule over leading zeros
-        // keeps the sum at +0, so skipping them changes no bit)
+        // the tail up to its last nonzero coefficient (Horner's rule over leading zero
+        // pairs keeps the sum at +0, so skipping them changes no bit)
         let mut n = TAIL;
         while n > 0 && r[TAIL_AT + n - 1] == 0.0 {
             n -= 1;
@@ -304,9 +304,13 @@ fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
         let (h, l) = two_prod(x, x);
         arg = Dd(V::pick(series, h, arg.0), V::pick(series, l, arg.1));
     }
+    // the tail by Horner's rule in t² over pairs bₖ + bₖ₊₁·t: half the chain of dependent
+    // steps of Horner's rule in t (the pairs are independent of it and of each other)
+    let t2 = arg.0.mul(arg.0);
     let mut s = zero;
-    for k in (0..V::tail_len(t, row)).rev() {
-        s = s.mul_add(arg.0, at(TAIL_AT + k));
+    for k in (0..V::tail_len(t, row).div_ceil(2)).rev() {
+        let pair = at(TAIL_AT + 2 * k + 1).mul_add(arg.0, at(TAIL_AT + 2 * k));
+        s = s.mul_add(t2, pair);
     }
     let mut p = Dd(s, zero);
     for k in (0..HEAD).rev() {
