@@ -1,21 +1,24 @@
-//! [`Lanes`] over eight doubles with AVX-512. Each lane reads the entries of its own
-//! row, so neighbouring elements may sit in different rows, in the cheapest way the
-//! vector allows: when all eight lanes share a row (neighbouring elements of a smooth
-//! input mostly do), one broadcast load an entry; when their rows lie within 16 of each
-//! other (inputs over a short range, in any order), two loads of the entry's column and
-//! a permute; otherwise a gather.
+//! [`Lanes`] over eight doubles with AVX-512, and the ways a vector finds and reads its
+//! lanes' rows. Rows are intervals of `x`, so the rows of a vector's least and greatest
+//! lanes (two reductions and two table reads) bound every lane's:
+//! - all eight in one row (neighbouring elements of a smooth input mostly are): each
+//!   entry is one broadcast load, a memory operand of the arithmetic, with no branch;
+//! - rows within 16 of each other (inputs over a short range, in any order): each lane's
+//!   row is the least plus the row starts it has reached, and an entry is two loads of its
+//!   column ([`super::columns`]) and a permute;
+//! - otherwise: each lane's row from the grid and each entry by gathers.
 
 use std::arch::x86_64::{
-    __m256i, __m512d, __m512i, __mmask8, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_and_si256, _mm256_cmpeq_epi32_mask,
-    _mm256_cmplt_epi32_mask, _mm256_cmplt_epu32_mask, _mm256_cvtsi256_si32, _mm256_i32gather_epi32,
-    _mm256_mask_add_epi32, _mm256_min_epi32, _mm256_set1_epi32, _mm256_sub_epi32, _mm512_abs_pd, _mm512_add_pd,
-    _mm512_cmp_pd_mask, _mm512_cvtepi32_epi64, _mm512_cvttpd_epi32, _mm512_fmadd_pd, _mm512_fmsub_pd,
-    _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd, _mm512_mask_mul_pd, _mm512_mul_pd,
-    _mm512_permutex2var_pd, _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_pd, _mm512_sub_pd,
+    __m256i, __m512d, __m512i, __mmask8, _CMP_GE_OQ, _CMP_LE_OQ, _CMP_LT_OQ, _mm256_add_epi32, _mm256_and_si256,
+    _mm256_cmplt_epi32_mask, _mm256_i32gather_epi32, _mm256_mask_add_epi32, _mm256_mask_sub_epi32, _mm256_min_epi32,
+    _mm256_set1_epi32, _mm256_setzero_si256, _mm512_abs_pd, _mm512_add_pd, _mm512_cmp_pd_mask, _mm512_cvtepi32_epi64,
+    _mm512_cvttpd_epi32, _mm512_fmadd_pd, _mm512_fmsub_pd, _mm512_i32gather_pd, _mm512_loadu_pd, _mm512_mask_blend_pd,
+    _mm512_mask_mul_pd, _mm512_mul_pd, _mm512_permutex2var_pd, _mm512_reduce_max_pd, _mm512_reduce_min_pd,
+    _mm512_set1_pd, _mm512_setzero_pd, _mm512_setzero_si512, _mm512_storeu_pd, _mm512_sub_pd,
 };
 use std::sync::OnceLock;
 
-use super::{Lanes, NEXT, Symmetry, TAIL_LEN, Table, eval_at};
+use super::{Lanes, NEXT, Rows, Symmetry, Table, eval_at};
 use crate::kernels::dd::Arith;
 
 /// Whether the CPU has the instructions [`eval_blocks`] uses.
@@ -83,7 +86,7 @@ impl<const C: usize> Arith for Vn<C> {
 
 /// Where a vector's lanes find their rows.
 #[derive(Clone, Copy)]
-struct Rows {
+struct LaneRows {
     /// Each lane's row.
     row: __m256i,
     /// The row all eight lanes share, or −1.
@@ -95,7 +98,6 @@ struct Rows {
 }
 
 impl<const C: usize> Lanes for Vn<C> {
-    type Row = [Rows; C];
     type Mask = [__mmask8; C];
     #[inline(always)]
     fn splat(v: f64) -> Self {
@@ -107,19 +109,20 @@ impl<const C: usize> Lanes for Vn<C> {
         // SAFETY: see `Vn`.
         Vn(each!(C; i => unsafe { _mm512_mask_blend_pd(m[i], b.0[i], a.0[i]) }))
     }
+}
+
+/// Lanes in rows of their own: each vector reads an entry in the cheapest way its rows
+/// allow (see the module docs).
+impl<const C: usize> Rows<Vn<C>> for [LaneRows; C] {
     #[inline(always)]
-    fn row_of(t: &Table, x: Self) -> Self::Row {
-        each!(C; i => rows_of(t, x.0[i]))
-    }
-    #[inline(always)]
-    fn entry(t: &Table, row: Self::Row, k: usize) -> Self {
+    fn entry(self, t: &Table, k: usize) -> Vn<C> {
         // SAFETY: see `Vn` for the instructions; `k < ROW`, so `column` is inside `cols`
         // with `t.len + PAD` entries after it; a shared row is below `t.len`, and `near`
-        // is at most the first lane's row, below `t.len`, so its 16 entries are in the
-        // column and its padding; the gather's rows are below `t.len`.
+        // is the least lane's row, below `t.len`, so its 16 entries are in the column and
+        // its padding; the gather's rows are below `t.len`.
         let column = unsafe { t.cols.as_ptr().add(t.at(k)) };
         Vn(each!(C; i => unsafe {
-            let r = row[i];
+            let r = self[i];
             if r.shared >= 0 {
                 _mm512_set1_pd(*column.add(r.shared as usize))
             } else if r.near >= 0 {
@@ -131,29 +134,60 @@ impl<const C: usize> Lanes for Vn<C> {
         }))
     }
     #[inline(always)]
-    fn series(t: &Table, row: Self::Row) -> Self::Mask {
+    fn series(self, t: &Table) -> [__mmask8; C] {
         // SAFETY: see `Vn`.
-        each!(C; i => unsafe { _mm256_cmplt_epi32_mask(row[i].row, _mm256_set1_epi32(t.series as i32)) })
+        each!(C; i => unsafe { _mm256_cmplt_epi32_mask(self[i].row, _mm256_set1_epi32(t.series as i32)) })
     }
     #[inline(always)]
-    fn tail_len(t: &Table, row: Self::Row) -> usize {
-        if row.iter().any(|r| r.shared < 0) {
-            return t.tail;
-        }
-        // SAFETY: each shared row is below `t.len`, so its TAIL_LEN entry is inside `cols`.
-        let lens = each!(C; i => unsafe { *t.cols.as_ptr().add(t.at(TAIL_LEN) + row[i].shared as usize) as usize });
-        lens.into_iter().max().unwrap_or(t.tail)
+    fn tail_len(self, t: &Table) -> usize {
+        t.tail
     }
 }
 
-/// The rows of `x`'s lanes, each in `[0, t.hi]`. Inlined into [`eval_steps`], like `Vn`'s
-/// methods, which makes the intrinsics sound.
+/// Each vector's eight lanes in one row, given by its index: an entry is one broadcast
+/// load (a memory operand of the arithmetic that uses it), with no branch.
+impl<const C: usize> Rows<Vn<C>> for [usize; C] {
+    #[inline(always)]
+    fn entry(self, t: &Table, k: usize) -> Vn<C> {
+        // SAFETY: see `Vn`.
+        Vn(each!(C; i => unsafe { _mm512_set1_pd(t.rows[self[i]].0[k]) }))
+    }
+    #[inline(always)]
+    fn series(self, t: &Table) -> [__mmask8; C] {
+        each!(C; i => if self[i] < t.series { 0xff } else { 0 })
+    }
+    #[inline(always)]
+    fn tail_len(self, t: &Table) -> usize {
+        self.into_iter().map(|r| t.rows[r].tail_len()).max().unwrap_or(t.tail)
+    }
+}
+
+/// The rows of `x`'s lanes, each in `[t.lo, t.hi]`. Inlined into [`eval_steps`], like
+/// `Vn`'s methods, which makes the intrinsics sound.
 #[inline(always)]
-fn rows_of(t: &Table, x: __m512d) -> Rows {
-    // SAFETY: see above for the instructions. Memory: `x ∈ [0, hi]` in every lane, so the
-    // cell is in `0..=grid.len() − 4` after the `min`, and the 4-byte read at it stays
-    // inside `grid`; the cell's row is below `t.len`, so its `NEXT` entry is inside `cols`.
+fn rows_of(t: &Table, x: __m512d) -> LaneRows {
+    // SAFETY: see above for the instructions. Memory: `x ∈ [lo, hi]` in every lane, so
+    // `row_of` applies to its least and greatest; in the gather, the cell is in
+    // `0..=grid.len() − 4` after the `min`, and the 4-byte read at it stays inside `grid`;
+    // the cell's row is below `t.len`, so its `NEXT` entry is inside `cols`.
     unsafe {
+        // rows are intervals: the rows of the least and the greatest lane bound every lane's
+        let (least, greatest) = (super::row_of(t, _mm512_reduce_min_pd(x)), super::row_of(t, _mm512_reduce_max_pd(x)));
+        if greatest - least < 16 {
+            // each lane's row: the least, plus the row starts up to the greatest's it has reached
+            let mut local = _mm256_setzero_si256();
+            for r in least..greatest {
+                let reached = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(x, _mm512_set1_pd(t.rows[r].0[NEXT]));
+                local = _mm256_mask_sub_epi32(local, reached, local, _mm256_set1_epi32(-1));
+            }
+            let first = least as i32;
+            return LaneRows {
+                row: _mm256_add_epi32(local, _mm256_set1_epi32(first)),
+                shared: if least == greatest { first } else { -1 },
+                near: first,
+                local: _mm512_cvtepi32_epi64(local),
+            };
+        }
         let cell = _mm512_cvttpd_epi32(_mm512_mul_pd(x, _mm512_set1_pd(t.step_inv)));
         let cell = _mm256_min_epi32(cell, _mm256_set1_epi32(t.grid.len() as i32 - 4));
         let bytes = _mm256_i32gather_epi32::<1>(t.grid.as_ptr().cast(), cell);
@@ -162,18 +196,7 @@ fn rows_of(t: &Table, x: __m512d) -> Rows {
         let later = _mm512_cmp_pd_mask::<_CMP_GE_OQ>(x, next);
         // the last row's NEXT is +inf, so `later` never moves past the last row
         let row = _mm256_mask_add_epi32(row, later, row, _mm256_set1_epi32(1));
-        let first = _mm256_cvtsi256_si32(row);
-        let shared = _mm256_cmpeq_epi32_mask(row, _mm256_set1_epi32(first)) == 0xff;
-        // 16 rows from 7 below the first lane's (or from 0) hold most nearby inputs
-        let near = (first - 7).max(0);
-        let local = _mm256_sub_epi32(row, _mm256_set1_epi32(near));
-        let within = _mm256_cmplt_epu32_mask(local, _mm256_set1_epi32(16)) == 0xff;
-        Rows {
-            row,
-            shared: if shared { first } else { -1 },
-            near: if within { near } else { -1 },
-            local: _mm512_cvtepi32_epi64(local),
-        }
+        LaneRows { row, shared: -1, near: -1, local: _mm512_setzero_si512() }
     }
 }
 
@@ -196,8 +219,9 @@ unsafe fn arguments(t: &Table, sym: Symmetry, p: *const f64) -> (__m512d, __m512
 }
 
 /// Vectors whose rows [`eval_steps`] finds in one pass before it evaluates them: that
-/// pass's iterations are independent, so the gathers that find the rows overlap, where
-/// found one step at a time they start every evaluation's chain. J0 on 100,000 points of
+/// pass's iterations are independent, so the latencies of finding rows (reductions, table
+/// reads, gathers) overlap, where found one step at a time they start every evaluation's
+/// chain. With rows found by gathers only, J0 on 100,000 points of
 /// [0, 5], one thread, evenly spaced / shuffled: 3.3 / 5.3 ns per element found step by
 /// step, 3.1 / 4.7 in a pass.
 const BLOCK: usize = 32;
@@ -223,8 +247,8 @@ pub(super) unsafe fn eval_blocks(t: &Table, sym: Symmetry, x: &[f64], out: &mut 
 unsafe fn eval_steps<const C: usize>(t: &Table, sym: Symmetry, x: &[f64], out: &mut [f64], f: fn(f64) -> f64) -> usize {
     let step = 8 * C;
     let whole = x.len() / step * step;
-    // SAFETY: all-zero bits are a valid `Rows` (placeholders, overwritten before use).
-    let mut rows: [Rows; BLOCK] = [unsafe { std::mem::zeroed() }; BLOCK];
+    // SAFETY: all-zero bits are a valid `LaneRows` (placeholders, overwritten before use).
+    let mut rows: [LaneRows; BLOCK] = [unsafe { std::mem::zeroed() }; BLOCK];
     for start in (0..whole).step_by(8 * BLOCK) {
         // a multiple of `step`, as 8·BLOCK and `whole` are
         let end = (start + 8 * BLOCK).min(whole);
@@ -240,7 +264,12 @@ unsafe fn eval_steps<const C: usize>(t: &Table, sym: Symmetry, x: &[f64], out: &
             let inside = each!(C; j => args[j].2);
             if inside.iter().any(|&m| m != 0) {
                 let row = each!(C; j => rows[first + j]);
-                let y = eval_at(t, row, Vn::<C>(each!(C; j => args[j].1))).0;
+                let a = Vn::<C>(each!(C; j => args[j].1));
+                let y = if row.iter().all(|r| r.shared >= 0) {
+                    eval_at(t, each!(C; j => row[j].shared as usize), a).0
+                } else {
+                    eval_at(t, row, a).0
+                };
                 for j in 0..C {
                     let mut y = y[j];
                     if sym == Symmetry::Odd {

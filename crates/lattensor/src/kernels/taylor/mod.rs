@@ -15,8 +15,8 @@
 //! the same bits. The double-double steps are [`crate::kernels::dd`]'s, generic
 //! over the lane type. The row of an element comes from a grid of cells narrower than any
 //! row, so each cell holds at most one row boundary: one table read and one
-//! comparison, with no branch. Rows are stored column by column ([`columns`]), so that
-//! one entry of neighbouring rows is contiguous for the vector path.
+//! comparison, with no branch. Rows are stored as they are and column by column
+//! ([`columns`]), where one entry of neighbouring rows is contiguous for the vector path.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -125,7 +125,9 @@ pub(crate) const fn columns<const N: usize>(rows: &[Row]) -> [f64; N] {
 
 /// Rows covering `[lo, hi]` and the grid that finds them, built by [`Table::new`].
 pub(crate) struct Table {
-    /// The rows' entries by [`columns`].
+    /// The rows, each's entries contiguous (for lanes that share a row).
+    rows: &'static [Row],
+    /// The same entries by [`columns`] (for lanes in different rows).
     cols: &'static [f64],
     /// How many rows there are.
     len: usize,
@@ -145,15 +147,15 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// The table of `rows` over `[lo, hi]`, kept as `cols` (their [`columns`]) and found by
-    /// `grid` (their [`grid`], with the same `step_inv`); `by_x` multiplies its power series
-    /// by `x`.
+    /// The table of `rows` over `[lo, hi]`, kept also as `cols` (their [`columns`]) and
+    /// found by `grid` (their [`grid`], with the same `step_inv`); `by_x` multiplies its
+    /// power series by `x`.
     ///
     /// Fails to compile (const evaluation) unless the power series come first and every
     /// window lies within a factor of two of its centre, which makes `x − centre`'s high
     /// part exact (Sterbenz's lemma).
     pub(crate) const fn new(
-        rows: &[Row],
+        rows: &'static [Row],
         cols: &'static [f64],
         grid: &'static [u8],
         step_inv: f64,
@@ -183,7 +185,7 @@ impl Table {
             start = row[NEXT];
             r += 1;
         }
-        Table { cols, len: rows.len(), grid, step_inv, tail, series, by_x, lo, hi }
+        Table { rows, cols, len: rows.len(), grid, step_inv, tail, series, by_x, lo, hi }
     }
 
     /// How many rows the table has.
@@ -234,25 +236,24 @@ pub(crate) const fn grid<const G: usize>(rows: &[Row], lo: f64, hi: f64, step_in
 /// What the evaluation needs besides double-double arithmetic, over one element
 /// (`f64`) or a vector of them.
 pub(crate) trait Lanes: Arith {
-    /// Where each lane's row is.
-    type Row: Copy;
     /// A yes or no for each lane.
     type Mask: Copy;
     fn splat(v: f64) -> Self;
     /// `a` in the lanes `m` says yes to, else `b`.
     fn pick(m: Self::Mask, a: Self, b: Self) -> Self;
-    /// The row of `x ∈ [lo, hi]`: the last whose start is at most `x`.
-    fn row_of(t: &Table, x: Self) -> Self::Row;
+}
+
+/// Where the lanes of a `V` find their rows' entries.
+pub(crate) trait Rows<V: Lanes>: Copy {
     /// Entry `k` of each lane's row.
-    fn entry(t: &Table, row: Self::Row, k: usize) -> Self;
+    fn entry(self, t: &Table, k: usize) -> V;
     /// The lanes whose row is a power series.
-    fn series(t: &Table, row: Self::Row) -> Self::Mask;
+    fn series(self, t: &Table) -> V::Mask;
     /// How many tail coefficients to sum: at least each lane's row has.
-    fn tail_len(t: &Table, row: Self::Row) -> usize;
+    fn tail_len(self, t: &Table) -> usize;
 }
 
 impl Lanes for f64 {
-    type Row = usize;
     type Mask = bool;
     #[inline(always)]
     fn splat(v: f64) -> f64 {
@@ -262,43 +263,43 @@ impl Lanes for f64 {
     fn pick(m: bool, a: f64, b: f64) -> f64 {
         if m { a } else { b }
     }
+}
+
+/// One element's row, by its index.
+impl Rows<f64> for usize {
     #[inline(always)]
-    fn row_of(t: &Table, x: f64) -> usize {
-        let cell = ((x * t.step_inv) as usize).min(t.grid.len() - 4);
-        let r = usize::from(t.grid[cell]);
-        r + usize::from(x >= t.cols[t.at(NEXT) + r])
+    fn entry(self, t: &Table, k: usize) -> f64 {
+        t.rows[self].0[k]
     }
     #[inline(always)]
-    fn entry(t: &Table, row: usize, k: usize) -> f64 {
-        t.cols[t.at(k) + row]
+    fn series(self, t: &Table) -> bool {
+        self < t.series
     }
     #[inline(always)]
-    fn series(t: &Table, row: usize) -> bool {
-        row < t.series
-    }
-    #[inline(always)]
-    fn tail_len(t: &Table, row: usize) -> usize {
-        t.cols[t.at(TAIL_LEN) + row] as usize
+    fn tail_len(self, t: &Table) -> usize {
+        t.rows[self].tail_len()
     }
 }
 
-/// `f(x)` from `x`'s row, for `x ∈ [t.lo, t.hi]`.
+/// The row of `x ∈ [lo, hi]`: the last whose start is at most `x`.
 #[inline(always)]
-pub(crate) fn eval_lanes<V: Lanes>(t: &Table, x: V) -> V {
-    eval_at(t, V::row_of(t, x), x)
+pub(crate) fn row_of(t: &Table, x: f64) -> usize {
+    let cell = ((x * t.step_inv) as usize).min(t.grid.len() - 4);
+    let r = usize::from(t.grid[cell]);
+    r + usize::from(x >= t.rows[r].0[NEXT])
 }
 
 /// `f(x)` from the rows `row`.
 #[inline(always)]
-fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
-    let at = |k| V::entry(t, row, k);
+fn eval_at<V: Lanes, R: Rows<V>>(t: &Table, row: R, x: V) -> V {
+    let at = |k| row.entry(t, k);
     let zero = V::splat(0.0);
     // t = x − centre as a double-double: x − centre.hi is exact (Sterbenz, checked by
     // `Table::new`), and unless 0 it is at least half an ulp of centre.hi, so at least
     // |centre.lo|, as the fast two-sum needs
     let (h, l) = fast_two_sum(x.add(at(NEG_CENTRE)), at(NEG_CENTRE + 1));
     let mut arg = Dd(h, l);
-    let series = V::series(t, row);
+    let series = row.series(t);
     if t.series > 0 {
         // t = x², exactly, in the series' lanes
         let (h, l) = two_prod(x, x);
@@ -308,7 +309,7 @@ fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
     // steps of Horner's rule in t (the pairs are independent of it and of each other)
     let t2 = arg.0.mul(arg.0);
     let mut s = zero;
-    for k in (0..V::tail_len(t, row).div_ceil(2)).rev() {
+    for k in (0..row.tail_len(t).div_ceil(2)).rev() {
         let pair = at(TAIL_AT + 2 * k + 1).mul_add(arg.0, at(TAIL_AT + 2 * k));
         s = s.mul_add(t2, pair);
     }
@@ -328,7 +329,7 @@ fn eval_at<V: Lanes>(t: &Table, row: V::Row, x: V) -> V {
 
 /// `f(x)` for one `x ∈ [t.lo, t.hi]` (the bits [`eval_slice`] gives it).
 pub(crate) fn eval(t: &Table, x: f64) -> f64 {
-    eval_lanes(t, x)
+    eval_at(t, row_of(t, x), x)
 }
 
 /// `f(x)` from the row `row` whatever `x` is (to compare neighbouring rows at their boundary).
@@ -384,8 +385,8 @@ mod tests {
     fn rows_are_found_by_the_grid_and_boundaries_go_to_the_later_row() {
         assert_eq!(&GRID[..9], &[0, 0, 1, 1, 1, 1, 1, 1, 1]);
         assert_eq!((TABLE.tail, TABLE.series), (1, 1));
-        assert_eq!(<f64 as Lanes>::row_of(&TABLE, 0.999), 0);
-        assert_eq!(<f64 as Lanes>::row_of(&TABLE, 1.0), 1);
+        assert_eq!(row_of(&TABLE, 0.999), 0);
+        assert_eq!(row_of(&TABLE, 1.0), 1);
         assert_eq!(eval(&TABLE, 0.5), 0.5);
         assert_eq!(eval(&TABLE, 1.0), 2.5);
         assert_eq!(eval(&TABLE, 1.5), 2.531_25);

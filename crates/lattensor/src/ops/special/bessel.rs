@@ -456,7 +456,7 @@ const fn rows<const N: usize>(series: Option<&Series>, windows: &[Window], from:
 /// window) and `$cells` grid bytes.
 macro_rules! table {
     ($table:ident, $rows:ident, $cols:ident, $grid:ident, $n:literal, $series:expr, $by_x:literal, $windows:expr, $lo:expr, $step_inv:literal, $cells:literal) => {
-        const $rows: [Row; $n] = rows::<$n>($series, &$windows, $lo);
+        static $rows: [Row; $n] = rows::<$n>($series, &$windows, $lo);
         static $cols: [f64; taylor::columns_len($n)] = taylor::columns(&$rows);
         static $grid: [u8; $cells] = taylor::grid::<$cells>(&$rows, $lo, ASYM_MIN, $step_inv);
         static $table: Table = Table::new(&$rows, &$cols, &$grid, $step_inv, $lo, ASYM_MIN, $by_x);
@@ -709,8 +709,8 @@ mod tests {
             let starts: Vec<f64> = (0..table.len()).map(|r| table.next(r)).collect();
             assert_eq!(starts.last(), Some(&f64::INFINITY), "{name}");
             for (i, &b) in starts.iter().enumerate().filter(|(_, b)| b.is_finite()) {
-                assert_eq!(<f64 as taylor::Lanes>::row_of(table, b), i + 1, "{name} at {b}");
-                assert_eq!(<f64 as taylor::Lanes>::row_of(table, b.next_down()), i, "{name} below {b}");
+                assert_eq!(taylor::row_of(table, b), i + 1, "{name} at {b}");
+                assert_eq!(taylor::row_of(table, b.next_down()), i, "{name} below {b}");
                 assert!(chain.iter().any(|w| w.start == b), "{name}: {b}");
             }
         }
