@@ -39,8 +39,8 @@ pub(super) fn available() -> bool {
 struct Vn<const C: usize>([__m512d; C]);
 
 /// Vectors per step of [`eval_blocks`]'s main loop. One thread (a Zen 5 host), J0 on
-/// 100,000 points of [0, 5] evenly spaced / shuffled, ns per element: 1 chain 3.4 / 4.4,
-/// 2: 3.3 / 4.3, 4: 3.1 / 4.7; [0, 100] evenly spaced: 3.4, 3.3, 3.1.
+/// 100,000 points of [0, 5] evenly spaced / shuffled, ns per element: 1 chain 2.8 / 4.6,
+/// 2: 2.7 / 4.5, 4: 2.4 / 4.7.
 const CHAINS: usize = 4;
 
 /// `each!(n; i => e)` is `[e(0), …, e(n − 1)]`, written as a loop: a closure (`array::map`, `from_fn`)
@@ -221,9 +221,8 @@ unsafe fn arguments(t: &Table, sym: Symmetry, p: *const f64) -> (__m512d, __m512
 /// Vectors whose rows [`eval_steps`] finds in one pass before it evaluates them: that
 /// pass's iterations are independent, so the latencies of finding rows (reductions, table
 /// reads, gathers) overlap, where found one step at a time they start every evaluation's
-/// chain. With rows found by gathers only, J0 on 100,000 points of
-/// [0, 5], one thread, evenly spaced / shuffled: 3.3 / 5.3 ns per element found step by
-/// step, 3.1 / 4.7 in a pass.
+/// chain. J0 on 100,000 points of [0, 5], one thread, shuffled: 4.8–4.9 ns per element
+/// found step by step, 4.5–4.6 in a pass (evenly spaced: 2.3 either way).
 const BLOCK: usize = 32;
 
 /// `out[i] = f(x[i])` over whole vectors of eight (see [`super::eval_slice`]), [`CHAINS`]
