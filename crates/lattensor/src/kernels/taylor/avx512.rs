@@ -117,9 +117,9 @@ impl<const C: usize> Rows<Vn<C>> for [LaneRows; C] {
     #[inline(always)]
     fn entry(self, t: &Table, k: usize) -> Vn<C> {
         // SAFETY: see `Vn` for the instructions; `k < ROW`, so `column` is inside `cols`
-        // with `t.len + PAD` entries after it; a shared row is below `t.len`, and `near`
-        // is the least lane's row, below `t.len`, so its 16 entries are in the column and
-        // its padding; the gather's rows are below `t.len`.
+        // with `t.len() + PAD` entries after it; a shared row is below `t.len()`, and `near`
+        // is the least lane's row, below `t.len()`, so its 16 entries are in the column and
+        // its padding; the gather's rows are below `t.len()`.
         let column = unsafe { t.cols.as_ptr().add(t.at(k)) };
         Vn(each!(C; i => unsafe {
             let r = self[i];
@@ -169,7 +169,7 @@ fn rows_of(t: &Table, x: __m512d) -> LaneRows {
     // SAFETY: see above for the instructions. Memory: `x ∈ [lo, hi]` in every lane, so
     // `row_of` applies to its least and greatest; in the gather, the cell is in
     // `0..=grid.len() − 4` after the `min`, and the 4-byte read at it stays inside `grid`;
-    // the cell's row is below `t.len`, so its `NEXT` entry is inside `cols`.
+    // the cell's row is below `t.len()`, so its `NEXT` entry is inside `cols`.
     unsafe {
         // rows are intervals: the rows of the least and the greatest lane bound every lane's
         let (least, greatest) = (super::row_of(t, _mm512_reduce_min_pd(x)), super::row_of(t, _mm512_reduce_max_pd(x)));

@@ -129,8 +129,6 @@ pub(crate) struct Table {
     rows: &'static [Row],
     /// The same entries by [`columns`] (for lanes in different rows).
     cols: &'static [f64],
-    /// How many rows there are.
-    len: usize,
     /// `grid[g]`: the row holding `g · step` (cells of `step`, from 0), then 3 bytes
     /// of padding (the vector path reads 4 bytes at each cell).
     grid: &'static [u8],
@@ -185,25 +183,25 @@ impl Table {
             start = row[NEXT];
             r += 1;
         }
-        Table { rows, cols, len: rows.len(), grid, step_inv, tail, series, by_x, lo, hi }
+        Table { rows, cols, grid, step_inv, tail, series, by_x, lo, hi }
     }
 
     /// How many rows the table has.
-    #[cfg(test)]
+    #[inline(always)]
     pub(crate) fn len(&self) -> usize {
-        self.len
+        self.rows.len()
     }
 
     /// Where row `r`'s successor starts (+inf for the last).
     #[cfg(test)]
     pub(crate) fn next(&self, r: usize) -> f64 {
-        self.cols[self.at(NEXT)..][r]
+        self.rows[r].0[NEXT]
     }
 
     /// Where entry `k`'s column starts in `cols`.
     #[inline(always)]
     fn at(&self, k: usize) -> usize {
-        k * (self.len + PAD)
+        k * (self.len() + PAD)
     }
 }
 
